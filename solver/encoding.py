@@ -1,0 +1,191 @@
+"""KenKen as CNF: where a cage is encoded.
+
+Variables: ``x(r, c, v)`` is true when cell (r, c) holds digit v; they are numbered 1..N³ so a model
+decodes with one numpy reshape. Every cell holds one digit and every digit stands once per row and
+column (pairwise at-most-one up to 9×9, a sequential counter above, so 16×16 stays small).
+
+A cage is a list of allowed tuples (:mod:`solver.cage_tuples`) with one selector per tuple:
+``selector → its digits`` and, per cell and digit, ``digit → some selector that has it`` (support),
+so unit propagation alone removes every digit no tuple supports (arc consistency). A cage with too
+many tuples (large sums on large grids) is encoded arithmetically instead: layers of partial sums or
+products, one layer per cell. Every cage's clauses are guarded by an *activation literal*, so the
+engine can switch cages on and off under assumptions and name the cages of an unsatisfiable core.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .cage_tuples import TooManyTuples, allowed_tuples
+from .puzzle import Cage, Puzzle
+
+Clause = list[int]
+
+
+def var(n: int, r: int, c: int, v: int) -> int:
+    """The variable of 'cell (r, c) holds v' (v from 1) in an N×N grid."""
+    return (r * n + c) * n + v
+
+
+@lru_cache(maxsize=16)
+def latin_clauses(n: int) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """(clauses, top variable) saying each cell holds one digit and each digit stands once per row
+    and column. Built once per size."""
+    groups = []
+    for a in range(n):
+        for b in range(n):
+            groups.append([var(n, a, b, v) for v in range(1, n + 1)])   # cell (a, b)
+            groups.append([var(n, a, c, b + 1) for c in range(n)])      # digit b+1 in row a
+            groups.append([var(n, r, a, b + 1) for r in range(n)])      # digit b+1 in column a
+    clauses: list[tuple[int, ...]] = []
+    top = n ** 3
+    for lits in groups:
+        clauses.append(tuple(lits))
+        if n <= 9:
+            clauses.extend((-lits[i], -lits[j]) for i in range(n) for j in range(i + 1, n))
+        else:
+            top = _sequential_at_most_one(lits, top, clauses)
+    return tuple(clauses), top
+
+
+def _sequential_at_most_one(lits: list[int], top: int, clauses: list) -> int:
+    """Append a sequential-counter at-most-one over ``lits``; return the new top variable."""
+    prev = None
+    for i, lit in enumerate(lits[:-1]):
+        top += 1
+        clauses.append((-lit, top))
+        if prev is not None:
+            clauses.append((-prev, top))
+            clauses.append((-lit, -prev))
+        prev = top
+    clauses.append((-lits[-1], -prev))
+    return top
+
+
+@dataclass(frozen=True)
+class CageEncoding:
+    """The clauses of one cage, all guarded by ``activation``; ``tuples`` is None when the cage was
+    encoded arithmetically (too many tuples)."""
+
+    activation: int
+    clauses: tuple[tuple[int, ...], ...]
+    tuples: tuple[tuple[int, ...], ...] | None
+    top: int
+
+
+def encode_cage(cage: Cage, n: int, long_minus_divide: bool, top: int) -> CageEncoding:
+    """Encode one cage with fresh variables above ``top``."""
+    act = top + 1
+    try:
+        tuples = allowed_tuples(cage, n, long_minus_divide)
+    except TooManyTuples:
+        clauses, new_top = _arithmetic_clauses(cage, n, long_minus_divide, act)
+        return CageEncoding(act, tuple(clauses), None, new_top)
+    clauses, new_top = _tuple_clauses(cage, n, tuples, act)
+    return CageEncoding(act, tuple(clauses), tuples, new_top)
+
+
+def _tuple_clauses(cage: Cage, n: int, tuples, act: int) -> tuple[list, int]:
+    """Selector encoding of a tuple table (arc consistent under unit propagation)."""
+    cells = cage.cells
+    if not tuples:
+        return [(-act,)], act
+    first = act + 1
+    clauses: list[tuple[int, ...]] = [(-act, *range(first, first + len(tuples)))]
+    support: dict[tuple[int, int], list[int]] = {}
+    for t, digits in enumerate(tuples):
+        sel = first + t
+        for i, v in enumerate(digits):
+            x = var(n, cells[i][0], cells[i][1], v)
+            clauses.append((-sel, x))
+            support.setdefault((i, v), []).append(sel)
+    for i, (r, c) in enumerate(cells):
+        for v in range(1, n + 1):
+            sels = support.get((i, v))
+            clauses.append((-act, -var(n, r, c, v), *sels) if sels else (-act, -var(n, r, c, v)))
+    return clauses, first + len(tuples) - 1
+
+
+def _arithmetic_clauses(cage: Cage, n: int, lmd: bool, act: int) -> tuple[list, int]:
+    """Layered partial sums / products for a cage whose tuple table is too large.
+
+    ``+`` and ``*`` get one layer per cell; ``?`` chooses one operator with a selector and encodes
+    each possible one under it. (``-`` and ``/`` never explode: their tuples are few.)
+    """
+    ops = [cage.op] if cage.op != "?" else ["+", "*"]
+    top = act
+    clauses: list[tuple[int, ...]] = []
+    if len(ops) > 1:
+        sels = list(range(top + 1, top + 1 + len(ops)))
+        top += len(ops)
+        clauses.append((-act, *sels))
+    else:
+        sels = [act]
+    for op, guard in zip(ops, sels):
+        extra, top = _layers(cage, n, op, guard, act, top)
+        clauses.extend(extra)
+    return clauses, top
+
+
+def _layers(cage: Cage, n: int, op: str, guard: int, act: int, top: int) -> tuple[list, int]:
+    """State-layer encoding of ``+`` or ``*`` under ``guard``: state s after j cells, s ⊕ v after j+1."""
+    k, t, cells = len(cage.cells), cage.target, cage.cells
+    if op == "+":
+        step = lambda s, v: s + v
+        ok = lambda j, s: s + (k - j) <= t and s + (k - j) * n >= t
+        start = 0
+    else:
+        step = lambda s, v: s * v
+        ok = lambda j, s: t % s == 0
+        start = 1
+    layers = [{start}]
+    for j in range(k):
+        layers.append({step(s, v) for s in layers[-1] for v in range(1, n + 1) if ok(j + 1, step(s, v))})
+    layers[k] &= {t}
+    for j in range(k - 1, -1, -1):  # keep states that can still reach the target
+        layers[j] = {s for s in layers[j] if any(step(s, v) in layers[j + 1] for v in range(1, n + 1))}
+    ids: list[dict[int, int]] = []
+    for layer in layers:
+        ids.append({s: top + 1 + i for i, s in enumerate(sorted(layer))})
+        top += len(layer)
+    clauses: list[tuple[int, ...]] = []
+    if not layers[0]:
+        return [(-guard,)], top
+    clauses.append((-guard, ids[0][start]))
+    for j, (r, c) in enumerate(cells):
+        for s, sv in ids[j].items():
+            for v in range(1, n + 1):
+                nxt = ids[j + 1].get(step(s, v))
+                x = var(n, r, c, v)
+                clauses.append((-guard, -sv, -x, nxt) if nxt else (-guard, -sv, -x))
+        for s2, sv2 in ids[j + 1].items():  # a state needs a predecessor and a digit to reach it
+            preds = [ids[j][s] for s in ids[j] for v in range(1, n + 1) if step(s, v) == s2]
+            clauses.append((-guard, -sv2, *preds))
+    return clauses, top
+
+
+@dataclass(frozen=True)
+class PuzzleEncoding:
+    """The whole puzzle's CNF: Latin clauses, then each cage's (in ``puzzle.cages`` order)."""
+
+    n: int
+    latin: tuple[tuple[int, ...], ...]
+    cages: tuple[CageEncoding, ...]
+    top: int
+
+    def entry_literal(self, r: int, c: int, v: int) -> int:
+        """The literal asserting entry v at (r, c) (used as an assumption)."""
+        return var(self.n, r, c, v)
+
+
+def encode(puzzle: Puzzle) -> PuzzleEncoding:
+    """Encode a puzzle. Entries are not encoded: the engine assumes them when it checks a grid."""
+    n = puzzle.size
+    latin, top = latin_clauses(n)
+    lmd = puzzle.long_minus_divide
+    cages = []
+    for cage in puzzle.cages:
+        enc = encode_cage(cage, n, lmd, top)
+        cages.append(enc)
+        top = enc.top
+    return PuzzleEncoding(n, latin, tuple(cages), top)

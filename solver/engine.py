@@ -1,0 +1,174 @@
+"""Solve a KenKen with PySAT: the answer, a proof that it is the only one, or why there is none.
+
+Algorithm. The puzzle is encoded once (:mod:`solver.encoding`) into one SAT solver that lives as long
+as the :class:`Engine`. Every cage is switched on by an activation literal passed as an assumption,
+and so is every entry being checked. A first model is the solution; uniqueness is proved by asking
+for a model that differs in at least one *cell* literal — the blocking clause is guarded by a fresh
+literal so the solver stays reusable (PySAT's ``enum_models`` would also block auxiliary variables and
+report the same grid twice). Without a model, the solver's core over the assumptions is shrunk by
+deletion to a minimal set of cages and entries that cannot hold together.
+
+Import usage::
+
+    with Engine(puzzle) as engine:
+        result = engine.solve()        # Result(status='unique', solution=..., ...)
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from pysat.solvers import Solver
+
+from .encoding import PuzzleEncoding, encode
+from .puzzle import Cell, Grid, Puzzle, PuzzleError, cell_name, clue_problems
+
+SAT_BACKEND = "minisat22"
+"""The PySAT solver used; small KenKen instances are solved fastest by MiniSat 2.2 (``kensnap bench``)."""
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """A minimal set of cages and entries that cannot all hold (removing any one of them helps).
+
+    ``cages`` are indexes into ``puzzle.cages``; ``entries`` are cells whose written digit is part of it;
+    ``names`` say the same in words.
+    """
+
+    cages: tuple[int, ...]
+    entries: tuple[Cell, ...]
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Result:
+    """What the engine found. ``status`` is ``'unique'``, ``'multiple'`` or ``'none'``.
+
+    unique: ``solution``. multiple: ``solution`` and ``other`` (two different grids) and ``differ``
+    (cells where they differ). none: ``conflict``. ``time_ms`` covers encoding, solving and the proof.
+    """
+
+    status: str
+    solution: Grid | None = None
+    other: Grid | None = None
+    differ: tuple[Cell, ...] = ()
+    conflict: Conflict | None = None
+    time_ms: float = 0.0
+    warnings: tuple[str, ...] = field(default=())
+
+
+class Engine:
+    """One SAT solver for one puzzle, reused for every question about it. Use as a context manager.
+
+    Raises :class:`PuzzleError` when a clue is impossible on its own (no digits can make it).
+    """
+
+    def __init__(self, puzzle: Puzzle, check_clues: bool = True):
+        if check_clues and (problems := clue_problems(puzzle)):
+            raise PuzzleError("; ".join(problems))
+        self.puzzle = puzzle
+        self.n = puzzle.size
+        self.encoding: PuzzleEncoding = encode(puzzle)
+        self.top = self.encoding.top
+        self.solver = Solver(name=SAT_BACKEND, bootstrap_with=self.encoding.latin)
+        for cage in self.encoding.cages:
+            self.solver.append_formula(cage.clauses)
+        self.activations = [cage.activation for cage in self.encoding.cages]
+
+    def __enter__(self) -> "Engine":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Release the SAT solver (idempotent)."""
+        if self.solver is not None:
+            self.solver.delete()
+            self.solver = None
+
+    # -- answers ------------------------------------------------------------------------------
+    def find(self, assumptions: list[int]) -> Grid | None:
+        """A solution grid under the assumptions (added to all cage activations), or None."""
+        if not self.solver.solve(assumptions=self.activations + assumptions):
+            return None
+        return self._decode(self.solver.get_model())
+
+    def find_other(self, grid: Grid, assumptions: list[int] = ()) -> Grid | None:
+        """A solution that differs from ``grid`` in at least one cell, or None (grid is unique)."""
+        self.top += 1
+        guard = self.top
+        self.solver.add_clause([-guard] + [-lit for lit in self._literals(grid)])
+        found = self.find(list(assumptions) + [guard])
+        self.solver.add_clause([-guard])  # retire the blocking clause for later questions
+        return found
+
+    def solve(self) -> Result:
+        """Solve and prove uniqueness; see :class:`Result`."""
+        start = time.perf_counter()
+        first = self.find([])
+        if first is None:
+            return Result("none", conflict=self.conflict([]), time_ms=_ms(start))
+        other = self.find_other(first)
+        if other is None:
+            return Result("unique", solution=first, time_ms=_ms(start))
+        differ = tuple((r, c) for r in range(self.n) for c in range(self.n) if first[r][c] != other[r][c])
+        return Result("multiple", solution=first, other=other, differ=differ, time_ms=_ms(start))
+
+    def conflict(self, entry_cells: list[Cell]) -> Conflict:
+        """A minimal set of cages and of the given entries that together admit no solution.
+
+        Call only when ``find`` with those entries failed. Deletion-based shrinking of the core.
+        """
+        entries = self.puzzle.entries or ()
+        lit_of = {cell: self.encoding.entry_literal(cell[0], cell[1], entries[cell[0]][cell[1]]) for cell in entry_cells}
+        core = self._core(self.activations + list(lit_of.values()))
+        i = 0
+        while i < len(core):  # every literal before i is needed; try to drop the i-th
+            trial = core[:i] + core[i + 1:]
+            if self.solver.solve(assumptions=trial):
+                i += 1
+            else:
+                smaller = set(self.solver.get_core() or ())
+                core = [lit for lit in trial if lit in smaller]
+        cage_index = {a: i for i, a in enumerate(self.activations)}
+        cell_of = {lit: cell for cell, lit in lit_of.items()}
+        cages = tuple(sorted(cage_index[lit] for lit in core if lit in cage_index))
+        cells = tuple(sorted(cell_of[lit] for lit in core if lit in cell_of))
+        names = tuple([f"cage {self.puzzle.cages[i].name}" for i in cages] +
+                      [f"entry {entries[r][c]} at {cell_name((r, c))}" for r, c in cells])
+        return Conflict(cages, cells, names)
+
+    # -- internals ----------------------------------------------------------------------------
+    def _core(self, items: list[int]) -> list[int]:
+        """The solver's core after a failed solve over exactly ``items``."""
+        if self.solver.solve(assumptions=items):
+            raise RuntimeError("conflict() called on a satisfiable question")
+        return list(self.solver.get_core() or ())
+
+    def _literals(self, grid: Grid) -> list[int]:
+        n = self.n
+        return [self.encoding.entry_literal(r, c, grid[r][c]) for r in range(n) for c in range(n)]
+
+    def _decode(self, model: list[int]) -> Grid:
+        n = self.n
+        cube = np.asarray(model[: n ** 3]).reshape(n, n, n) > 0
+        grid = cube.argmax(axis=2) + 1
+        return tuple(tuple(int(v) for v in row) for row in grid)
+
+
+def solve(puzzle: Puzzle) -> Result:
+    """Solve a puzzle (ignoring its entries) and prove uniqueness; see :class:`Result`.
+
+    Raises :class:`PuzzleError` for a clue no digits can make.
+    """
+    start = time.perf_counter()
+    with Engine(puzzle) as engine:
+        result = engine.solve()
+    return Result(result.status, result.solution, result.other, result.differ, result.conflict,
+                  _ms(start), tuple(puzzle.warnings()))
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)

@@ -1,0 +1,1 @@
+"""kensnap for people: the command line, the browser app and all drawing."""

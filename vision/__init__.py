@@ -1,0 +1,1 @@
+"""kensnap vision: pixels of a photo or screenshot → a puzzle with confidences."""
