@@ -12,7 +12,7 @@ from math import prod
 from .puzzle import Cage, Cell
 
 TUPLE_LIMIT = 6000
-"""Above this many tuples a cage is encoded arithmetically instead (see :mod:`solver.encoding`)."""
+"""Default cap of :func:`allowed_tuples`; the encoder passes a smaller one per cage size."""
 
 
 class TooManyTuples(Exception):

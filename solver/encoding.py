@@ -19,7 +19,11 @@ from functools import lru_cache
 from .cage_tuples import TooManyTuples, allowed_tuples
 from .puzzle import Cage, Puzzle
 
-Clause = list[int]
+def table_budget(n: int) -> int:
+    """How many digits (tuples × cells) a cage's tuple table may hold before the cage is encoded
+    arithmetically: tables propagate best, so small grids keep them all; above 9×9 the budget keeps
+    a 16×16 puzzle under about 100k clauses."""
+    return 24000 if n <= 9 else 4000
 
 
 def var(n: int, r: int, c: int, v: int) -> int:
@@ -77,7 +81,7 @@ def encode_cage(cage: Cage, n: int, long_minus_divide: bool, top: int) -> CageEn
     """Encode one cage with fresh variables above ``top``."""
     act = top + 1
     try:
-        tuples = allowed_tuples(cage, n, long_minus_divide)
+        tuples = allowed_tuples(cage, n, long_minus_divide, limit=table_budget(n) // len(cage.cells))
     except TooManyTuples:
         clauses, new_top = _arithmetic_clauses(cage, n, long_minus_divide, act)
         return CageEncoding(act, tuple(clauses), None, new_top)

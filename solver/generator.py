@@ -1,0 +1,372 @@
+"""Random KenKen puzzles that have exactly one solution.
+
+Algorithm. A solution grid is drawn first: a random Latin square from the Jacobson–Matthews Markov
+chain (N³ steps from the cyclic square, then a random permutation of rows, columns and symbols; the
+chain's stationary distribution is uniform over all Latin squares, and a random isotopy keeps it
+so). The grid is cut into cages by growing each cage from the free cell with the fewest free
+neighbours (so few cells are left stranded) to a size drawn from ``cage_weights``; a stranded single
+cell joins a neighbouring cage with room. Every cage gets a clue computed from its digits: an
+operator drawn from the ones the digits allow (``/`` only when the division is exact, ``-`` and ``/``
+on three or more cells only under Calcudoku rules), the target what the digits make. Such a
+puzzle has the drawn grid as one solution, usually among many; it is then *repaired*: while the
+engine finds another solution, one cage where the two solutions differ is re-clued (another
+operator), loses a differing cell to a neighbouring cage, or is split in two, choosing a change the
+other solution does not satisfy. Re-clues and moves are limited, so splitting ends the loop: at
+worst every cage becomes a single given cell. Everything random comes from one
+``random.Random(seed)``, so a seed always gives the same puzzle (for the same engine: the repairs
+follow the other solutions the engine finds).
+
+Import usage::
+
+    from solver.generator import GeneratorOptions, generate
+    made = generate(GeneratorOptions(size=9), seed=7)
+    made.puzzle, made.solution, made.repairs
+"""
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from itertools import chain, combinations
+from math import prod
+from typing import Iterator
+
+from .cage_tuples import satisfies
+from .engine import Engine
+from .puzzle import MAX_SIZE, MIN_SIZE, Cage, Cell, Puzzle
+
+Solution = tuple[tuple[int, ...], ...]
+
+DEFAULT_CAGE_WEIGHTS = (0.06, 0.46, 0.28, 0.12, 0.05, 0.03)
+"""Relative weights of cage sizes 1, 2, 3, …: close to the mix of real newspaper and app puzzles."""
+
+
+@dataclass(frozen=True)
+class GeneratorOptions:
+    """What kind of puzzle to make. Raises ValueError for settings no puzzle can meet."""
+
+    size: int = 9
+    """N: the grid is N×N with digits 1..N (3..16)."""
+    max_cage: int = 6
+    """No cage has more cells than this."""
+    cage_weights: tuple[float, ...] = DEFAULT_CAGE_WEIGHTS
+    """Relative weight of drawing a cage of 1, 2, 3, … cells (sizes past ``max_cage`` are ignored)."""
+    hidden_ops: bool = False
+    """Print no operators: every cage of two or more cells gets op ``?``."""
+    calcudoku: bool = False
+    """Calcudoku rules: ``-`` and ``/`` may also stand on three or more cells."""
+    multiplication_only: bool = False
+    """Every cage of two or more cells is a product."""
+    max_product: int = 20_000
+    """A product clue above this is not used (a sum is), except in multiplication-only puzzles."""
+
+    def __post_init__(self) -> None:
+        if isinstance(self.size, bool) or not isinstance(self.size, int) or not MIN_SIZE <= self.size <= MAX_SIZE:
+            raise ValueError(f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {self.size!r}")
+        if not isinstance(self.max_cage, int) or self.max_cage < 1:
+            raise ValueError(f"max_cage must be at least 1, not {self.max_cage!r}")
+        weights = self.cage_weights[: self.max_cage]
+        if any(w < 0 for w in weights) or sum(weights) <= 0:
+            raise ValueError("cage_weights must be ≥ 0 with a positive weight for some size up to max_cage")
+
+    @property
+    def size_weights(self) -> tuple[float, ...]:
+        """The weights of cage sizes 1..max_cage (missing sizes weigh 0)."""
+        weights = tuple(self.cage_weights[: self.max_cage])
+        return weights + (0.0,) * (self.max_cage - len(weights))
+
+
+@dataclass(frozen=True)
+class GeneratedPuzzle:
+    """A generated puzzle with its unique solution."""
+
+    puzzle: Puzzle
+    solution: Solution
+    seed: int
+    repairs: int
+    """How many cages were re-clued, re-drawn or split before the puzzle became unique."""
+    time_ms: float = field(default=0.0, compare=False)
+
+
+# -- the solution grid ---------------------------------------------------------------------------
+def random_latin_square(n: int, rng: random.Random, steps: int | None = None) -> Solution:
+    """A random N×N Latin square on digits 1..N (Jacobson–Matthews chain, ``steps`` moves, N³ by default).
+
+    The chain walks over incidence cubes (cube[r][c][s] = 1 when cell (r, c) holds symbol s), passing
+    through "improper" cubes with one −1 entry; it stops after ``steps`` moves at the next proper one.
+    """
+    cube = [0] * n ** 3
+    at = lambda r, c, s: (r * n + c) * n + s  # noqa: E731 - index into the flat cube
+    for r in range(n):
+        for c in range(n):
+            cube[at(r, c, (r + c) % n)] = 1
+    improper: tuple[int, int, int] | None = None
+    moves = n ** 3 if steps is None else steps
+    while moves > 0 or improper is not None:
+        if improper is None:
+            r, c, s = rng.randrange(n), rng.randrange(n), rng.randrange(n)
+            if cube[at(r, c, s)]:
+                continue
+        else:
+            r, c, s = improper
+        r1 = rng.choice([x for x in range(n) if cube[at(x, c, s)] == 1])
+        c1 = rng.choice([y for y in range(n) if cube[at(r, y, s)] == 1])
+        s1 = rng.choice([z for z in range(n) if cube[at(r, c, z)] == 1])
+        for index in (at(r, c, s), at(r, c1, s1), at(r1, c, s1), at(r1, c1, s)):
+            cube[index] += 1
+        for index in (at(r, c, s1), at(r, c1, s), at(r1, c, s), at(r1, c1, s1)):
+            cube[index] -= 1
+        improper = (r1, c1, s1) if cube[at(r1, c1, s1)] < 0 else None
+        moves -= 1
+    grid = [[next(s for s in range(n) if cube[at(r, c, s)] == 1) for c in range(n)] for r in range(n)]
+    return _random_isotope(grid, rng)
+
+
+def _random_isotope(grid: list[list[int]], rng: random.Random) -> Solution:
+    """The square with rows, columns and symbols (0-based in ``grid``, 1-based out) randomly permuted."""
+    n = len(grid)
+    rows, cols, symbols = (rng.sample(range(n), n) for _ in range(3))
+    return tuple(tuple(symbols[grid[r][c]] + 1 for c in cols) for r in rows)
+
+
+# -- the cages -----------------------------------------------------------------------------------
+def neighbours(cell: Cell, n: int) -> list[Cell]:
+    """The orthogonal neighbours of a cell inside an N×N grid."""
+    r, c = cell
+    return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < n and 0 <= b < n]
+
+
+def is_connected(cells: tuple[Cell, ...] | list[Cell]) -> bool:
+    """True when the cells form one orthogonally connected group (False for no cells)."""
+    return bool(cells) and Cage(tuple(cells), "+", 0).is_connected()
+
+
+def random_partition(n: int, rng: random.Random, weights: tuple[float, ...]) -> list[tuple[Cell, ...]]:
+    """Cut the N×N grid into connected cages of 1..len(weights) cells, sizes drawn with ``weights``.
+
+    Cages grow from the free cell with the fewest free neighbours; a cell left alone although a bigger
+    cage was wanted joins a neighbouring cage that still has room (if any has).
+    """
+    free = {(r, c) for r in range(n) for c in range(n)}
+    sizes = range(1, len(weights) + 1)
+    cages: list[list[Cell]] = []
+    stranded: list[Cell] = []
+    while free:
+        start = min(sorted(free), key=lambda cell: (_free_degree(cell, free, n), rng.random()))
+        want = rng.choices(sizes, weights)[0]
+        cage = _grow(start, want, free, n, rng)
+        if len(cage) == 1 and want > 1:
+            stranded.append(start)
+        cages.append(cage)
+    _adopt_stranded(cages, stranded, n, len(weights), rng)
+    return [tuple(sorted(cage)) for cage in cages if cage]
+
+
+def _free_degree(cell: Cell, free: set[Cell], n: int) -> int:
+    """How many neighbours of the cell are still free."""
+    return sum(nb in free for nb in neighbours(cell, n))
+
+
+def _grow(start: Cell, want: int, free: set[Cell], n: int, rng: random.Random) -> list[Cell]:
+    """A connected cage of up to ``want`` free cells from ``start``; its cells leave ``free``.
+
+    Half of the steps take the frontier cell with the fewest free neighbours (it would be stranded
+    otherwise), the others a random one, which keeps shapes varied.
+    """
+    cage = [start]
+    free.discard(start)
+    while len(cage) < want:
+        frontier = sorted({nb for cell in cage for nb in neighbours(cell, n) if nb in free})
+        if not frontier:
+            break
+        if rng.random() < 0.5:
+            pick = min(frontier, key=lambda cell: (_free_degree(cell, free, n), rng.random()))
+        else:
+            pick = rng.choice(frontier)
+        cage.append(pick)
+        free.discard(pick)
+    return cage
+
+
+def _adopt_stranded(cages: list[list[Cell]], stranded: list[Cell], n: int, max_cage: int,
+                    rng: random.Random) -> None:
+    """Move each stranded single cell into a random neighbouring cage with fewer than max_cage cells."""
+    owner = {cell: i for i, cage in enumerate(cages) for cell in cage}
+    for cell in stranded:
+        mine = owner[cell]
+        hosts = sorted({owner[nb] for nb in neighbours(cell, n)} - {mine})
+        hosts = [i for i in hosts if len(cages[i]) < max_cage]
+        if hosts:
+            host = rng.choice(hosts)
+            cages[host].append(cell)
+            cages[mine].remove(cell)
+            owner[cell] = host
+
+
+# -- the clues -----------------------------------------------------------------------------------
+def clue_choices(values: tuple[int, ...], options: GeneratorOptions) -> list[tuple[str, int, float]]:
+    """Every (op, target, weight) clue the digits may get under the options, op as printed.
+
+    One cell: its digit (``=``). Two cells: sum, product, difference, and quotient when exact.
+    More cells: sum and product, plus Calcudoku difference and exact quotient (largest value minus,
+    or divided by, all the others; only with a positive target). Products above ``max_product`` are
+    left out while another clue remains. Hidden operators print every multi-cell op as ``?``.
+    """
+    if len(values) == 1:
+        return [("=", values[0], 1.0)]
+    total, product, big = sum(values), prod(values), max(values)
+    others = product // big
+    if options.multiplication_only:
+        choices = [("*", product, 1.0)]
+    elif len(values) == 2:
+        choices = [("+", total, 1.0), ("*", product, 1.0), ("-", 2 * big - total, 1.5)]
+        if big % others == 0:
+            choices.append(("/", big // others, 2.5))
+    else:
+        choices = [("+", total, 1.0), ("*", product, 1.0)]
+        if options.calcudoku and 2 * big - total > 0:
+            choices.append(("-", 2 * big - total, 0.4))
+        if options.calcudoku and big % others == 0:
+            choices.append(("/", big // others, 0.6))
+    if len(choices) > 1 and product > options.max_product:
+        choices = [choice for choice in choices if choice[0] != "*"]
+    if options.hidden_ops:
+        choices = [("?", target, weight) for _, target, weight in choices]
+    return choices
+
+
+def random_clue(cells: tuple[Cell, ...], solution: Solution, options: GeneratorOptions,
+                rng: random.Random, avoid: Solution | None = None) -> Cage:
+    """A cage on the cells with a random clue their digits make.
+
+    With ``avoid`` (another grid), prefer a clue that grid's digits do not make; returns such a cage
+    whenever one exists.
+    """
+    cells = tuple(sorted(cells))
+    choices = clue_choices(_digits(cells, solution), options)
+    if avoid is not None:
+        other = _digits(cells, avoid)
+        killing = [choice for choice in choices if not satisfies(choice[0], choice[1], other, options.calcudoku)]
+        choices = killing or choices
+    op, target, _ = rng.choices(choices, [w for _, _, w in choices])[0]
+    return Cage(cells, op, target)
+
+
+def _digits(cells: tuple[Cell, ...], grid: Solution) -> tuple[int, ...]:
+    """The grid's digits in the cells, in the cells' order."""
+    return tuple(grid[r][c] for r, c in cells)
+
+
+def holds(cage: Cage, grid: Solution, calcudoku: bool) -> bool:
+    """True when the grid's digits make the cage's clue."""
+    return satisfies(cage.op, cage.target, _digits(cage.cells, grid), calcudoku)
+
+
+# -- repair --------------------------------------------------------------------------------------
+Change = tuple[tuple[int, ...], list[Cage]]
+"""A change to a puzzle's cages: (indexes of the cages removed, the cages added in their place)."""
+
+
+def build_puzzle(cages: list[Cage], options: GeneratorOptions) -> Puzzle:
+    """The Puzzle of these cages under the options' rules."""
+    return Puzzle(options.size, tuple(cages), operators_shown=not options.hidden_ops,
+                  calcudoku=options.calcudoku)
+
+
+def other_solution(cages: list[Cage], options: GeneratorOptions, solution: Solution) -> Solution | None:
+    """A solution of the puzzle other than ``solution``, or None when the engine proves it unique."""
+    with Engine(build_puzzle(cages, options)) as engine:
+        return engine.find_other(solution)
+
+
+def repair(cages: list[Cage], solution: Solution, other: Solution, options: GeneratorOptions,
+           rng: random.Random, soft: bool) -> list[Cage]:
+    """New cages that ``solution`` still satisfies and, whenever a change found can, ``other`` does not.
+
+    Only cages holding a cell where the grids differ change. With ``soft``, re-clueing such a cage
+    or moving a differing cell into a neighbouring cage comes before splitting a cage in two;
+    without it only splits are made, and a split always makes progress (one more cage).
+    """
+    n = options.size
+    differ = [(r, c) for r in range(n) for c in range(n) if solution[r][c] != other[r][c]]
+    owner = {cell: i for i, cage in enumerate(cages) for cell in cage.cells}
+    touched = sorted({owner[cell] for cell in differ})
+    rng.shuffle(touched)
+    make = lambda cells: random_clue(cells, solution, options, rng, avoid=other)  # noqa: E731
+    changes = _soft_changes(cages, touched, differ, owner, options, make, rng) if soft else []
+    changes = chain(changes, _split_changes(cages, touched, make, rng))
+    first = None
+    for drop, add in changes:
+        if not all(holds(cage, other, options.calcudoku) for cage in add):
+            return _apply(cages, (drop, add))
+        first = first or (drop, add)
+    return _apply(cages, first)  # a split exists: every differing cell lies in a cage of 2+ cells
+
+
+def _apply(cages: list[Cage], change: Change) -> list[Cage]:
+    """The cages after the change."""
+    drop, add = change
+    return [cage for i, cage in enumerate(cages) if i not in drop] + add
+
+
+def _soft_changes(cages, touched, differ, owner, options, make, rng) -> list[Change]:
+    """Re-clue each touched cage, and move each differing cell into each neighbouring cage with
+    room (when its own cage stays connected and non-empty); in random order."""
+    changes: list[Change] = [((i,), [make(cages[i].cells)]) for i in touched if len(cages[i].cells) > 1]
+    for cell in differ:
+        home = owner[cell]
+        rest = tuple(other for other in cages[home].cells if other != cell)
+        if not is_connected(rest):
+            continue
+        for host in sorted({owner[nb] for nb in neighbours(cell, options.size)} - {home}):
+            if len(cages[host].cells) < options.max_cage:
+                changes.append(((home, host), [make(rest), make(cages[host].cells + (cell,))]))
+    rng.shuffle(changes)
+    return changes
+
+
+def _split_changes(cages, touched, make, rng) -> Iterator[Change]:
+    """Each touched cage of 2+ cells cut in two connected parts, most even cuts first."""
+    for i in touched:
+        for part, rest in _bipartitions(cages[i].cells, rng):
+            yield (i,), [make(part), make(rest)]
+
+
+def _bipartitions(cells: tuple[Cell, ...], rng: random.Random) -> list[tuple[tuple[Cell, ...], tuple[Cell, ...]]]:
+    """Every way to cut the cells into two connected parts, the most even first (ties in random order)."""
+    anchor, others = cells[0], cells[1:]
+    cuts = []
+    for k in range(len(others)):
+        for chosen in combinations(others, k):
+            part = (anchor,) + chosen
+            rest = tuple(cell for cell in others if cell not in chosen)
+            if is_connected(part) and is_connected(rest):
+                cuts.append((part, rest))
+    rng.shuffle(cuts)
+    cuts.sort(key=lambda cut: -min(len(cut[0]), len(cut[1])))
+    return cuts
+
+
+# -- the whole job -------------------------------------------------------------------------------
+def generate(options: GeneratorOptions, seed: int) -> GeneratedPuzzle:
+    """A random puzzle with exactly one solution (proved by the engine); the same seed, the same puzzle."""
+    start = time.perf_counter()
+    rng = random.Random(seed)
+    n = options.size
+    solution = random_latin_square(n, rng)
+    cages = [random_clue(cells, solution, options, rng)
+             for cells in random_partition(n, rng, options.size_weights)]
+    repairs, soft_left = 0, 2 * n * n
+    while (other := other_solution(cages, options, solution)) is not None:
+        cages = repair(cages, solution, other, options, rng, soft=soft_left > 0)
+        repairs += 1
+        soft_left -= 1
+    elapsed = round((time.perf_counter() - start) * 1000, 3)
+    return GeneratedPuzzle(build_puzzle(cages, options), solution, seed, repairs, elapsed)
+
+
+def generate_many(options: GeneratorOptions, count: int, seed: int) -> Iterator[GeneratedPuzzle]:
+    """``count`` puzzles; the i-th has the i-th seed drawn from ``random.Random(seed)`` (63 bits)."""
+    seeds = random.Random(seed)
+    for _ in range(count):
+        yield generate(options, seeds.getrandbits(63))

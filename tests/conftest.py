@@ -1,0 +1,83 @@
+"""Shared fixtures: the seed puzzles and Keen puzzles from ../shared, and small puzzle builders."""
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from solver import Cage, Puzzle
+from solver.formats import parse_keen, puzzle_from_json
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared"
+
+
+def seed_puzzles() -> dict[str, tuple[Puzzle, tuple]]:
+    """name → (puzzle, known solution) from ../shared/puzzles/seed-puzzles.json."""
+    data = json.loads((SHARED / "puzzles" / "seed-puzzles.json").read_text())
+    return {name: (puzzle_from_json(item["puzzle"]), tuple(map(tuple, item["solution"]))) for name, item in data.items()}
+
+
+def keen_ids() -> list[str]:
+    """Every Keen game ID of ../shared/puzzles/keen, in file order."""
+    ids = []
+    for path in sorted((SHARED / "puzzles" / "keen").glob("*.txt")):
+        ids += [line.strip() for line in path.read_text().splitlines() if line.strip()]
+    return ids
+
+
+def random_latin(n: int, rng: random.Random) -> tuple[tuple[int, ...], ...]:
+    """A Latin square: a cyclic one with rows, columns and symbols permuted."""
+    rows, cols, syms = (rng.sample(range(n), n) for _ in range(3))
+    return tuple(tuple(syms[(rows[r] + cols[c]) % n] + 1 for c in range(n)) for r in range(n))
+
+
+def random_cages(square, rng: random.Random, max_cells: int = 4, skip=frozenset()) -> list[Cage]:
+    """A random connected partition of the cells not in ``skip``, clued from ``square``."""
+    n = len(square)
+    free = {(r, c) for r in range(n) for c in range(n)} - set(skip)
+    cages = []
+    while free:
+        cell = min(free)
+        cells = [cell]
+        free.discard(cell)
+        size = rng.choice([1, 2, 2, 3, 3, 4][: max(1, max_cells + 2)])
+        while len(cells) < size:
+            options = [(r + dr, c + dc) for r, c in cells for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                       if (r + dr, c + dc) in free]
+            if not options:
+                break
+            nxt = rng.choice(sorted(options))
+            cells.append(nxt)
+            free.discard(nxt)
+        cages.append(clue_for(cells, square, rng))
+    return cages
+
+
+def clue_for(cells, square, rng: random.Random) -> Cage:
+    """A cage over ``cells`` with an operator chosen at random among those that fit the square."""
+    values = [square[r][c] for r, c in cells]
+    if len(values) == 1:
+        return Cage(tuple(cells), "=", values[0])
+    options = [("+", sum(values))]
+    product = 1
+    for v in values:
+        product *= v
+    options.append(("*", product))
+    if len(values) == 2:
+        a, b = sorted(values)
+        options.append(("-", b - a))
+        if b % a == 0:
+            options.append(("/", b // a))
+    op, target = rng.choice(options)
+    return Cage(tuple(cells), op, target)
+
+
+@pytest.fixture(scope="session")
+def seeds():
+    return seed_puzzles()
+
+
+__all__ = ["SHARED", "REPO", "seed_puzzles", "keen_ids", "random_latin", "random_cages", "clue_for", "parse_keen"]

@@ -1,0 +1,147 @@
+"""The PySAT engine: known solutions, every Keen puzzle, uniqueness, minimal conflict cores."""
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from conftest import keen_ids, random_cages, random_latin, seed_puzzles
+from solver import Cage, Engine, Puzzle, PuzzleError, solve
+from solver.cage_tuples import satisfies
+from solver.encoding import encode
+
+
+def assert_solves(puzzle: Puzzle, grid) -> None:
+    """The grid is a Latin square of 1..N that makes every cage's clue."""
+    n = puzzle.size
+    digits = set(range(1, n + 1))
+    assert all(set(row) == digits for row in grid)
+    assert all({grid[r][c] for r in range(n)} == digits for c in range(n))
+    for cage in puzzle.cages:
+        values = tuple(grid[r][c] for r, c in cage.cells)
+        assert satisfies(cage.op, cage.target, values, puzzle.long_minus_divide), cage
+
+
+@pytest.mark.parametrize("name", list(seed_puzzles()))
+def test_seed_puzzles_have_their_known_unique_solution(name):
+    puzzle, solution = seed_puzzles()[name]
+    result = solve(puzzle)
+    assert result.status == "unique"
+    assert result.solution == solution
+
+
+def test_seed_002_has_four_uncovered_cells_and_still_one_solution():
+    puzzle, _ = seed_puzzles()["seed002-6x6-partial"]
+    assert len(puzzle.uncovered) == 4
+    assert any("4 cell(s) in no cage" in w for w in solve(puzzle).warnings)
+
+
+def test_every_keen_puzzle_is_solved_uniquely_to_a_grid_that_keeps_every_clue():
+    from solver.formats import parse_keen
+    for game_id in keen_ids():
+        puzzle = parse_keen(game_id)
+        result = solve(puzzle)
+        assert result.status == "unique", game_id
+        assert_solves(puzzle, result.solution)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(3, 9), seed=st.integers(0, 10 ** 6))
+def test_the_square_a_puzzle_was_made_from_is_among_its_solutions(n, seed):
+    rng = random.Random(seed)
+    square = random_latin(n, rng)
+    puzzle = Puzzle(n, tuple(random_cages(square, rng)))
+    result = solve(puzzle)
+    assert result.status in ("unique", "multiple")
+    assert_solves(puzzle, result.solution)
+    if result.status == "unique":
+        assert result.solution == square
+    else:
+        assert_solves(puzzle, result.other)
+        assert result.differ and all(result.solution[r][c] != result.other[r][c] for r, c in result.differ)
+    with Engine(puzzle) as engine:  # the square itself satisfies the puzzle
+        lits = [engine.encoding.entry_literal(r, c, square[r][c]) for r in range(n) for c in range(n)]
+        assert engine.find(lits) == square
+
+
+@settings(max_examples=30, deadline=None)
+@given(half=st.integers(2, 5), seed=st.integers(0, 10 ** 6))
+def test_a_puzzle_with_two_solutions_reports_multiple(half, seed):
+    # An intercalate (a 2×2 sub-square a b / b a) left uncovered, every other cell given: two solutions.
+    n, rng = 2 * half, random.Random(seed)
+    rows, cols, syms = (rng.sample(range(n), n) for _ in range(3))
+    square = [[syms[(rows[r] + cols[c]) % n] + 1 for c in range(n)] for r in range(n)]
+    r0, r1 = rows.index(0), rows.index(half)
+    c0, c1 = cols.index(0), cols.index(half)
+    hole = {(r0, c0), (r0, c1), (r1, c0), (r1, c1)}
+    cages = [Cage(((r, c),), "=", square[r][c]) for r in range(n) for c in range(n) if (r, c) not in hole]
+    result = solve(Puzzle(n, tuple(cages)))
+    assert result.status == "multiple"
+    assert set(result.differ) == hole
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(n=st.integers(3, 8), seed=st.integers(0, 10 ** 6))
+def test_a_contradicted_puzzle_reports_a_minimal_core_whose_removal_makes_it_solvable(n, seed):
+    rng = random.Random(seed)
+    square = random_latin(n, rng)
+    row = rng.randrange(n)
+    a, b = rng.sample(range(n), 2)
+    # Cell b is given the digit of cell a in the same row: every conflict must involve b's cage.
+    clash = [Cage(((row, a),), "=", square[row][a]), Cage(((row, b),), "=", square[row][a])]
+    puzzle = Puzzle(n, tuple(random_cages(square, rng, skip={(row, a), (row, b)}) + clash))
+    result = solve(puzzle)
+    assert result.status == "none"
+    core = result.conflict.cages
+    assert puzzle.cage_of[(row, b)] in core and len(result.conflict.names) == len(core)
+    without = puzzle
+    for index in sorted(core, reverse=True):
+        without = without.without_cage(index)
+    assert solve(without).status != "none"
+    only = lambda keep: Puzzle(n, tuple(puzzle.cages[i] for i in keep))
+    assert solve(only(core)).status == "none"
+    for index in core:  # minimal: without any one of its cages the core can hold
+        assert solve(only([i for i in core if i != index])).status != "none"
+
+
+def test_a_cage_no_digits_can_make_is_refused_before_solving():
+    with pytest.raises(PuzzleError, match="prime factor 7"):
+        solve(Puzzle(6, (Cage(((0, 0), (0, 1)), "*", 14),)))
+
+
+def test_calcudoku_cages_are_solved_with_the_largest_first_meaning():
+    square = ((1, 2, 3), (2, 3, 1), (3, 1, 2))
+    cages = (Cage(((0, 0), (0, 1), (1, 0)), "/", 1),   # 2 / 1 / 2 = 1 (L-shape repeats 2)
+             Cage(((0, 2), (1, 1), (1, 2)), "-", 1),   # 3 - 1 - ... : 3,3,1 → 3-3-1 <0; check the engine
+             Cage(((2, 0), (2, 1), (2, 2)), "+", 6))
+    puzzle = Puzzle(3, cages, calcudoku=True)
+    result = solve(puzzle)
+    assert result.status in ("unique", "multiple", "none")
+    if result.solution:
+        assert_solves(puzzle, result.solution)
+
+
+def test_clause_counts_stay_small_up_to_16x16():
+    rng = random.Random(7)
+    square = random_latin(16, rng)
+    puzzle = Puzzle(16, tuple(random_cages(square, rng)))
+    enc = encode(puzzle)
+    clauses = len(enc.latin) + sum(len(c.clauses) for c in enc.cages)
+    assert clauses < 100_000
+    assert solve(puzzle).solution is not None
+
+
+def test_large_sum_cages_switch_to_the_arithmetic_encoding_and_stay_correct():
+    rng = random.Random(3)
+    n = 12
+    square = random_latin(n, rng)
+    big = [(0, c) for c in range(6)]
+    cages = [Cage(tuple(big), "+", sum(square[0][c] for c in range(6)))]
+    cages += random_cages(square, rng, skip=set(big))
+    puzzle = Puzzle(n, tuple(cages))
+    enc = encode(puzzle)
+    assert enc.cages[0].tuples is None  # arithmetic layers, not a tuple table
+    result = solve(puzzle)
+    assert_solves(puzzle, result.solution)
+    with Engine(puzzle) as engine:
+        lits = [engine.encoding.entry_literal(r, c, square[r][c]) for r in range(n) for c in range(n)]
+        assert engine.find(lits) == square

@@ -1,0 +1,201 @@
+"""The ``kensnap`` command line.
+
+Exit codes (the same for every command):
+  0  every puzzle has exactly one solution / every entry is fine
+  1  a puzzle has no solution or several, or an entry is wrong
+  2  bad input: a file that cannot be read, a malformed puzzle, an impossible clue
+Bad input prints one line on stderr (``kensnap: …``), never a traceback; with several inputs the
+others still go on.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from solver import Puzzle, PuzzleError, solve
+from solver.check import check
+from solver.formats import entries_in, puzzles_in
+from solver.puzzle import cell_name
+
+from . import text_view
+
+OK, NOT_UNIQUE, BAD_INPUT = 0, 1, 2
+EPILOG = """exit codes: 0 unique / all fine, 1 no or several solutions or wrong entries, 2 bad input.
+INPUT is a puzzle file (JSON schema, text format, Keen IDs one per line), a Keen game ID, or '-' for
+standard input (one JSON document, or one puzzle per line)."""
+
+
+class InputError(Exception):
+    """An input that cannot be read at all (missing file, not text)."""
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """One puzzle found in an input, or the error that stopped it."""
+
+    label: str
+    puzzle: Puzzle | None
+    error: str | None
+
+
+def load_inputs(inputs: list[str]) -> Iterator[Loaded]:
+    """Every puzzle of every input, in order; an unreadable input yields one Loaded with an error."""
+    for source in inputs:
+        try:
+            text = _read_source(source)
+        except InputError as err:
+            yield Loaded(source, None, str(err))
+            continue
+        for label, item in puzzles_in(text, source):
+            if isinstance(item, PuzzleError):
+                yield Loaded(label, None, str(item))
+            else:
+                yield Loaded(label, item, None)
+
+
+def _read_source(source: str) -> str:
+    """The text of a file, of standard input ('-'), or the argument itself when it is a Keen ID."""
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    if path.is_file():
+        try:
+            return path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            raise InputError(f"{source}: not a text puzzle file (images are read by 'kensnap read')") from None
+        except OSError as err:
+            raise InputError(f"{source}: cannot read ({err.strerror})") from None
+    if ":" in source and "," in source and not path.exists():
+        return source
+    if path.is_dir():
+        raise InputError(f"{source}: is a folder, not a puzzle file")
+    raise InputError(f"{source}: no such file (and not a Keen game ID like 4:a_7a__a_aaba,d2s1a6a5m4d2s2m12)")
+
+
+def _emit(args, obj: dict, text: str, to_err: bool = False) -> None:
+    """Print a result: one JSON line with --json, else readable text."""
+    if args.json:
+        print(json.dumps(obj, ensure_ascii=False), flush=True)
+    else:
+        print(text, file=sys.stderr if to_err else sys.stdout, flush=True)
+
+
+def cmd_solve(args) -> int:
+    """Solve every puzzle of every input."""
+    code = OK
+    for item in load_inputs(args.inputs):
+        if item.error:
+            code = max(code, _bad(args, item.label, item.error))
+            continue
+        try:
+            result = solve(item.puzzle)
+        except PuzzleError as err:
+            code = max(code, _bad(args, item.label, str(err)))
+            continue
+        obj = {"input": item.label, "status": result.status,
+               "solution": _grid_json(result.solution), "time_ms": result.time_ms}
+        if result.status == "multiple":
+            obj["other"] = _grid_json(result.other)
+            obj["differ"] = [list(c) for c in result.differ]
+        if result.conflict:
+            obj["conflict"] = {"cages": list(result.conflict.cages), "names": list(result.conflict.names)}
+        if result.warnings:
+            obj["warnings"] = list(result.warnings)
+        _emit(args, obj, text_view.solve_report(item.label, item.puzzle, result))
+        code = max(code, OK if result.status == "unique" else NOT_UNIQUE)
+    return code
+
+
+def cmd_check(args) -> int:
+    """Check the written digits of one puzzle."""
+    items = list(load_inputs([args.input]))
+    if len(items) != 1:
+        return _bad(args, args.input, f"holds {len(items)} puzzles; check takes one")
+    item = items[0]
+    if item.error:
+        return _bad(args, item.label, item.error)
+    try:
+        entries = None
+        if args.entries:
+            entries = entries_in(_read_source(args.entries), item.puzzle.size)
+        result = check(item.puzzle, entries)
+    except (PuzzleError, InputError) as err:
+        return _bad(args, item.label, str(err))
+    obj = {"input": item.label, "status": result.status, "filled": result.filled,
+           "wrong": [list(c) for c in result.wrong], "completable": result.completable,
+           "clashes": list(result.clashes), "time_ms": result.time_ms}
+    if result.conflict:
+        obj["conflict"] = {"cages": list(result.conflict.cages), "entries": [list(c) for c in result.conflict.entries],
+                           "names": list(result.conflict.names)}
+    _emit(args, obj, text_view.check_report(item.label, result))
+    return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE
+
+
+def cmd_bench(args) -> int:
+    """Time solve + uniqueness proof over Keen puzzle files."""
+    from .bench import run_bench
+    return run_bench(args)
+
+
+def _bad(args, label: str, message: str) -> int:
+    """Report one bad input; returns the bad-input exit code."""
+    if args.json:
+        print(json.dumps({"input": label, "error": message}, ensure_ascii=False), flush=True)
+    else:
+        print(f"kensnap: {label}: {message}" if not message.startswith(label) else f"kensnap: {message}",
+              file=sys.stderr, flush=True)
+    return BAD_INPUT
+
+
+def _grid_json(grid):
+    return None if grid is None else [list(row) for row in grid]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of every sub-command."""
+    parser = argparse.ArgumentParser(prog="kensnap", description="Solve, check and hint KenKen puzzles.",
+                                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("solve", help="solve puzzles and prove the solution unique", epilog=EPILOG,
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
+    p.set_defaults(run=cmd_solve)
+
+    p = sub.add_parser("check", help="say which written digits are wrong, without spoiling the rest",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", metavar="INPUT")
+    p.add_argument("--entries", metavar="FILE",
+                   help="written digits: a JSON grid (null = empty) or text rows with '.' for empty "
+                        "(default: the puzzle file's own entries)")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("bench", help="time solving + uniqueness proof per size and difficulty")
+    p.add_argument("dirs", nargs="*", metavar="DIR", help="folders of Keen ID files (default: ../shared/puzzles/keen)")
+    p.add_argument("--repeat", type=int, default=3, help="timings per puzzle, the median is kept (default 3)")
+    p.add_argument("--json", action="store_true", help="one JSON object per row")
+    p.set_defaults(run=cmd_bench)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command line; returns the exit code (never raises for bad input)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.run(args)
+    except KeyboardInterrupt:
+        print("kensnap: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

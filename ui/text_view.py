@@ -1,0 +1,64 @@
+"""Readable terminal text for results: grids with cage walls, verdicts, conflicts."""
+from __future__ import annotations
+
+from solver import Puzzle, Result
+from solver.check import CheckResult
+from solver.puzzle import Grid, cell_name, digit_text
+
+
+def grid_text(puzzle: Puzzle, grid: Grid, mark: set | frozenset = frozenset()) -> str:
+    """The grid drawn with cage walls: '|' and '---' between cages, spaces inside; marked cells in
+    brackets."""
+    n = puzzle.size
+    w = 2 if n > 9 else 1
+    cage = lambda r, c: puzzle.cage_of.get((r, c), -1 - r * n - c)
+    lines = ["+" + "+".join("-" * (w + 2) for _ in range(n)) + "+"]
+    for r in range(n):
+        row = "|"
+        for c in range(n):
+            v = digit_text(grid[r][c]).rjust(w)
+            row += f"[{v}]" if (r, c) in mark else f" {v} "
+            row += "|" if c == n - 1 or cage(r, c) != cage(r, c + 1) else " "
+        lines.append(row)
+        sep = "+"
+        for c in range(n):
+            wall = r == n - 1 or cage(r, c) != cage(r + 1, c)
+            sep += ("-" * (w + 2) if wall else " " * (w + 2)) + "+"
+        lines.append(sep)
+    return "\n".join(lines)
+
+
+def solve_report(label: str, puzzle: Puzzle, result: Result) -> str:
+    """What `kensnap solve` prints for one puzzle."""
+    head = f"{label}: "
+    notes = "".join(f"\nnote: {w}" for w in result.warnings)
+    if result.status == "unique":
+        return f"{head}solved, the solution is unique ({result.time_ms:.1f} ms){notes}\n{grid_text(puzzle, result.solution)}"
+    if result.status == "multiple":
+        cells = ", ".join(cell_name(c) for c in result.differ)
+        return (f"{head}several solutions; two of them differ in {cells} (marked){notes}\n"
+                f"{grid_text(puzzle, result.solution, set(result.differ))}\n"
+                f"{grid_text(puzzle, result.other, set(result.differ))}")
+    names = "; ".join(result.conflict.names) if result.conflict else "?"
+    return f"{head}no solution: these cannot hold together: {names}{notes}"
+
+
+def check_report(label: str, result: CheckResult) -> str:
+    """What `kensnap check` prints: wrong cells only, never the digits of empty cells."""
+    lines = [f"{label}: {result.filled} digit(s) written"]
+    if result.status == "none":
+        names = "; ".join(result.conflict.names) if result.conflict else "?"
+        return "\n".join(lines + [f"the puzzle itself has no solution: {names}"])
+    if result.status == "multiple":
+        lines.append("note: the puzzle has several solutions; an entry counts as wrong only if no solution has it")
+    if result.wrong:
+        lines.append("wrong: " + ", ".join(cell_name(c) for c in result.wrong))
+    else:
+        lines.append("no written digit is wrong")
+    lines += [f"clash: {c}" for c in result.clashes]
+    if result.completable:
+        lines.append("the grid can still be completed")
+    else:
+        names = "; ".join(result.conflict.names) if result.conflict else ""
+        lines.append(f"the grid cannot be completed as written; in conflict: {names}")
+    return "\n".join(lines)
