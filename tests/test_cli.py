@@ -1,0 +1,101 @@
+"""The command line: readable output, one JSON line per input, exit codes, bad input without tracebacks."""
+import json
+import subprocess
+import sys
+
+import pytest
+
+from conftest import REPO, SHARED
+from ui.cli import main
+
+SAMPLE = str(REPO / "samples" / "seed000-4x4.txt")
+KEEN = "4:a_7a__a_aaba,d2s1a6a5m4d2s2m12"
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        import io
+        monkeypatch.setattr(sys, "stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_solve_prints_a_readable_grid(capsys):
+    code, out, err = run(capsys, "solve", SAMPLE)
+    assert code == 0 and "unique" in out
+    assert "| 1   3 | 2   4 |" in out
+
+
+def test_solve_json_gives_one_object_per_input_in_order(capsys):
+    code, out, _ = run(capsys, "solve", "--json", SAMPLE, "missing.txt", KEEN)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["input"] for line in lines] == [SAMPLE, "missing.txt", KEEN]
+    assert lines[0]["status"] == "unique" and lines[0]["solution"][0] == [1, 3, 2, 4]
+    assert "error" in lines[1] and "no such file" in lines[1]["error"]
+    assert lines[2]["status"] == "unique" and isinstance(lines[2]["time_ms"], float)
+    assert code == 2
+
+
+def test_a_keen_file_gives_one_object_per_puzzle(capsys):
+    code, out, _ = run(capsys, "solve", "--json", str(SHARED / "puzzles" / "keen" / "9u.txt"))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert len(lines) == 10 and {line["status"] for line in lines} == {"unique"} and code == 0
+
+
+def test_stdin_one_puzzle_per_line(capsys, monkeypatch):
+    text = (SHARED / "puzzles" / "keen" / "4e.txt").read_text()
+    code, out, _ = run(capsys, "solve", "--json", "-", stdin=text, monkeypatch=monkeypatch)
+    assert len(out.splitlines()) == 10 and code == 0
+
+
+def test_several_solutions_and_no_solution_exit_1(capsys, tmp_path):
+    multi = tmp_path / "multi.json"
+    multi.write_text(json.dumps({"size": 3, "cages": [{"cells": [[0, 0]], "op": "=", "target": 1}]}))
+    code, out, _ = run(capsys, "solve", "--json", str(multi))
+    obj = json.loads(out)
+    assert code == 1 and obj["status"] == "multiple" and obj["other"] != obj["solution"] and obj["differ"]
+    none = tmp_path / "none.txt"
+    none.write_text("a b c\nd e f\ng h i\na 1 b 1 c 2 d 2 e 3 f 1 g 3 h 2 i 3\n")
+    code, out, _ = run(capsys, "solve", str(none))
+    assert code == 1 and "no solution" in out and "cage 1 at r1c1" in out and "cage 1 at r1c2" in out
+
+
+@pytest.mark.parametrize("content, words", [
+    (b"\x89PNG\r\n\x1a\n\x00\x00binary", "not a text puzzle file"),
+    (b"", "empty"),
+    (b'{"size": 4, "cages": [', "not valid JSON"),
+    (b"a a b\nc d b\nc d d\na 3+ b 3/ c 5+ d 10+\n", "cannot add up to 10"),
+    (b'{"size": 6, "cages": [{"cells": [[0,0],[0,1]], "op": "*", "target": 14}]}', "prime factor 7"),
+])
+def test_bad_input_is_one_clear_line_on_stderr_and_exit_2(capsys, tmp_path, content, words):
+    path = tmp_path / "bad.txt"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "solve", str(path))
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 1 and words in err and "Traceback" not in err
+
+
+def test_check_reports_wrong_cells_only(capsys, tmp_path):
+    entries = tmp_path / "entries.txt"
+    entries.write_text("1 . . .\n. . . .\n. . 4 .\n. . . .\n")  # r3c3 should be 3
+    code, out, _ = run(capsys, "check", SAMPLE, "--entries", str(entries), "--json")
+    obj = json.loads(out)
+    assert code == 1 and obj["wrong"] == [[2, 2]] and obj["completable"] is False
+    assert "solution" not in obj  # nothing about the empty cells is revealed
+    code, out, _ = run(capsys, "check", SAMPLE, "--entries", str(entries))
+    assert "wrong: r3c3" in out and "cannot be completed" in out
+
+
+def test_check_without_entries_is_bad_input(capsys):
+    code, _, err = run(capsys, "check", SAMPLE)
+    assert code == 2 and "no entries" in err
+
+
+def test_console_script_runs_and_documents_exit_codes():
+    exe = REPO / ".venv" / "bin" / "kensnap"
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "ui.cli"]
+    proc = subprocess.run(cmd + ["solve", "--help"], capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 0 and "exit codes" in proc.stdout and "2 bad input" in proc.stdout
+    proc = subprocess.run(cmd + ["solve", "nope.json"], capture_output=True, text=True, cwd=REPO)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
