@@ -99,3 +99,12 @@ def test_console_script_runs_and_documents_exit_codes():
     assert proc.returncode == 0 and "exit codes" in proc.stdout and "2 bad input" in proc.stdout
     proc = subprocess.run(cmd + ["solve", "nope.json"], capture_output=True, text=True, cwd=REPO)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr and proc.stderr.count("\n") == 1
+
+
+def test_rules_option_switches_three_cell_subtraction(capsys, tmp_path):
+    path = tmp_path / "calc.txt"
+    path.write_text("a a b\na c b\nd c c\na 0- b 3+ c 5+ d 3\n")  # 'a' is a 3-cell difference
+    code, out, err = run(capsys, "solve", "--rules", "classic", str(path))
+    assert code == 2 and "needs Calcudoku rules" in err
+    code, out, err = run(capsys, "solve", "--json", "--rules", "calcudoku", str(path))
+    assert json.loads(out)["status"] in ("unique", "multiple", "none") and code in (0, 1)

@@ -42,8 +42,12 @@ class Loaded:
     error: str | None
 
 
-def load_inputs(inputs: list[str]) -> Iterator[Loaded]:
-    """Every puzzle of every input, in order; an unreadable input yields one Loaded with an error."""
+RULES = {"auto": None, "classic": False, "calcudoku": True}
+
+
+def load_inputs(inputs: list[str], rules: str = "auto") -> Iterator[Loaded]:
+    """Every puzzle of every input, in order; an unreadable input yields one Loaded with an error.
+    ``rules`` other than 'auto' overrides each puzzle's rule setting."""
     for source in inputs:
         try:
             text = _read_source(source)
@@ -53,6 +57,8 @@ def load_inputs(inputs: list[str]) -> Iterator[Loaded]:
         for label, item in puzzles_in(text, source):
             if isinstance(item, PuzzleError):
                 yield Loaded(label, None, str(item))
+            elif rules != "auto":
+                yield Loaded(label, Puzzle(item.size, item.cages, item.operators_shown, item.entries, RULES[rules]), None)
             else:
                 yield Loaded(label, item, None)
 
@@ -87,7 +93,7 @@ def _emit(args, obj: dict, text: str, to_err: bool = False) -> None:
 def cmd_solve(args) -> int:
     """Solve every puzzle of every input."""
     code = OK
-    for item in load_inputs(args.inputs):
+    for item in load_inputs(args.inputs, args.rules):
         if item.error:
             code = max(code, _bad(args, item.label, item.error))
             continue
@@ -112,7 +118,7 @@ def cmd_solve(args) -> int:
 
 def cmd_check(args) -> int:
     """Check the written digits of one puzzle."""
-    items = list(load_inputs([args.input]))
+    items = list(load_inputs([args.input], args.rules))
     if len(items) != 1:
         return _bad(args, args.input, f"holds {len(items)} puzzles; check takes one")
     item = items[0]
@@ -155,6 +161,12 @@ def _grid_json(grid):
     return None if grid is None else [list(row) for row in grid]
 
 
+def _rules_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--rules", choices=list(RULES), default="auto",
+                        help="3+-cell - and / : classic forbids them, calcudoku allows them (largest value "
+                             "minus / divided by the others); auto follows the puzzle (default)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
     parser = argparse.ArgumentParser(prog="kensnap", description="Solve, check and hint KenKen puzzles.",
@@ -165,6 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
+    _rules_option(p)
     p.set_defaults(run=cmd_solve)
 
     p = sub.add_parser("check", help="say which written digits are wrong, without spoiling the rest",
@@ -174,6 +187,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="written digits: a JSON grid (null = empty) or text rows with '.' for empty "
                         "(default: the puzzle file's own entries)")
     p.add_argument("--json", action="store_true", help="one JSON object")
+    _rules_option(p)
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("bench", help="time solving + uniqueness proof per size and difficulty")
