@@ -85,8 +85,17 @@ def _tuples(op: str, target: int, n: int, k: int, pattern: tuple[tuple[int, int]
                     raise TooManyTuples(f"{len(out)}+ tuples")
             return
         rest = k - pos - 1
+        banned = {values[i] for i in before[pos]}
+        if rest == 0 and op in "+*":  # the last digit is fixed by the clue: no loop
+            v = target - total if op == "+" else (target // product if target % product == 0 else 0)
+            if 1 <= v <= n and v not in banned:
+                values[pos] = v
+                out.append(tuple(values))
+                if len(out) > limit:
+                    raise TooManyTuples(f"{len(out)}+ tuples")
+            return
         for v in range(1, n + 1):
-            if any(values[i] == v for i in before[pos]):
+            if v in banned:
                 continue
             if max_sum is not None and total + v + rest > max_sum:
                 break
@@ -102,3 +111,8 @@ def _tuples(op: str, target: int, n: int, k: int, pattern: tuple[tuple[int, int]
 
     extend(0, 0, 1)
     return tuple(out)
+
+
+def clear_cache() -> None:
+    """Forget every cached tuple table (benchmarks time cold encodings with it)."""
+    _tuples.cache_clear()
