@@ -112,7 +112,7 @@ APP = RenderStyle(
     cage_colors=((40, 40, 40), (70, 70, 70), (0, 0, 0)),
     grid_colors=((228, 228, 228), (238, 238, 238), (212, 212, 218)),
     clue_fonts=PRINT_REGULAR + ("Roboto-Bold.ttf", "OpenSans-Bold.ttf"),
-    clue_size=(0.2, 0.3), clue_pad=(0.04, 0.1),
+    clue_size=(0.22, 0.34), clue_pad=(0.04, 0.1),
     clue_colors=((50, 50, 50), (49, 46, 150), (30, 90, 160), (150, 30, 30)),
     digit_fonts=PRINT_BOLD, digit_colors=((50, 50, 50), (30, 30, 120), (20, 20, 20)),
     pencil_colors=((130, 20, 20), (100, 100, 100), (40, 90, 160)),

@@ -1,0 +1,488 @@
+"""A phone-photo simulator: turns a :class:`~ui.render.Rendering` into a believable snapshot.
+
+The recipe, one function per stage:
+
+1. :func:`compose_page` sets the rendered grid on a page: newspaper print around it (a title, text
+   columns, another puzzle's grid) for the newspaper look, an app or web screen (coloured
+   background, title, keypad) for the others.
+2. :func:`pose_camera` picks where the camera is: a pinhole camera tilted and rotated around the
+   grid, at a distance that gives the level's pixels per cell, and at the hard level a page curl
+   (a smooth non-linear bend, so grid lines are neither straight nor evenly spaced; a screen
+   gets a third of it, as lens distortion).
+3. :func:`photograph` warps the page into the frame over a table, then :func:`develop` adds what a
+   phone adds: uneven light, a hard shadow, colour cast, blur, noise and JPEG artefacts.
+
+Everything is drawn from ``seed``; the same rendering, level and seed give the same bytes. The
+returned corners are where the grid's outer corners really are in the photo (the curl included):
+the same mapping that moves the pixels moves them.
+
+Example::
+
+    photo = simulate(render(puzzle, "newspaper", seed=1), "handheld", seed=1)
+    Image.fromarray(photo.image).save("photo.jpg")
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+from PIL import Image, ImageDraw
+
+from .fonts import PRINT_BOLD, PRINT_REGULAR, PRINT_SERIF, available, load_font
+from .render import RGB, Range, Rendering, seeded_rng
+
+@dataclass(frozen=True)
+class PhotoLevel:
+    """How hard a photo is. Pairs are ``(low, high)`` ranges; angles in degrees, blur and noise in
+    pixels and grey levels of the final photo, distances as fractions of the grid side."""
+
+    name: str
+    px_per_cell: Range
+    """Longest grid edge in the photo divided by N."""
+    rotation: float
+    tilt: float
+    curl: Range
+    blur: Range
+    motion_blur: float
+    noise: Range
+    shade: Range
+    shadow: float
+    """Probability of a hard shadow across the frame."""
+    shadow_depth: Range
+    """Brightness left inside the shadow."""
+    cast: float
+    jpeg: tuple[int, int]
+    surround: Range
+    """Margin of the frame around the grid."""
+
+
+LEVELS: dict[str, PhotoLevel] = {
+    level.name: level for level in (
+        PhotoLevel("clean", px_per_cell=(60, 90), rotation=3, tilt=4, curl=(0, 0), blur=(0.0, 0.5),
+                   motion_blur=0, noise=(1, 3), shade=(0.0, 0.15), shadow=0.0, shadow_depth=(1, 1),
+                   cast=0.03, jpeg=(85, 95), surround=(0.06, 0.3)),
+        PhotoLevel("handheld", px_per_cell=(35, 60), rotation=10, tilt=12, curl=(0, 0), blur=(0.4, 1.0),
+                   motion_blur=2.5, noise=(3, 6), shade=(0.1, 0.35), shadow=0.3, shadow_depth=(0.7, 0.85),
+                   cast=0.08, jpeg=(60, 85), surround=(0.08, 0.5)),
+        PhotoLevel("hard", px_per_cell=(25, 35), rotation=20, tilt=20, curl=(0.04, 0.1), blur=(0.5, 1.0),
+                   motion_blur=3, noise=(5, 10), shade=(0.25, 0.5), shadow=0.85, shadow_depth=(0.45, 0.7),
+                   cast=0.15, jpeg=(35, 65), surround=(0.08, 0.6)),
+    )
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Photo:
+    """A simulated phone photo of a puzzle."""
+
+    image: np.ndarray
+    """H×W×3 uint8 RGB."""
+    corners: np.ndarray
+    """4×2 float: the grid's outer corners (x, y) in the photo, TL, TR, BR, BL."""
+    level: str
+    size: int
+
+    @property
+    def px_per_cell(self) -> float:
+        """The longest grid edge in the photo divided by N."""
+        edges = np.linalg.norm(self.corners - np.roll(self.corners, -1, axis=0), axis=1)
+        return float(edges.max() / self.size)
+
+
+@dataclass(frozen=True, eq=False)
+class Page:
+    """The rendered grid set on a page (paper or screen), and where the grid's corners are on it."""
+
+    image: np.ndarray
+    corners: np.ndarray
+    cell_px: float
+    paper: bool
+    """True for print on paper (it may curl), False for a screen (only lens distortion bends it)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Curl:
+    """A smooth bend of the page (see :func:`bend`); zero ``bow`` and ``stretch`` mean a flat page."""
+
+    axis: int
+    """0: the page bends along x (columns get uneven, rows bow); 1: along y."""
+    bow: float
+    stretch: float
+    centre: np.ndarray
+    """The grid centre on the page."""
+    side: float
+    """The grid side on the page, in page pixels."""
+
+
+@dataclass(frozen=True, eq=False)
+class Camera:
+    """Where the camera is: a homography from the flat page to the photo, the page's curl (the page
+    point seen where the flat page has ``u`` is ``u + bend(u, curl)``), and the frame size."""
+
+    homography: np.ndarray
+    curl: Curl
+    frame: tuple[int, int]
+    """(width, height) of the photo in pixels."""
+
+
+def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed: int) -> Photo:
+    """A phone photo of ``rendering`` at ``level`` (a name from LEVELS or a PhotoLevel), drawn
+    from ``seed``. Raises KeyError for an unknown level name."""
+    level = LEVELS[level] if isinstance(level, str) else level
+    target = seeded_rng(seed, "photo-scale").uniform(*level.px_per_cell)
+    page = compose_page(_shrunk(rendering, target), rendering, seed)
+    camera = pose_camera(page, rendering.size, target, level, seed)
+    image, corners = photograph(page, camera, seed)
+    image = develop(image, level, seed)
+    corners.flags.writeable = False
+    image.flags.writeable = False
+    return Photo(image, corners, level.name, rendering.size)
+
+
+# ---------------------------------------------------------------------------------------------
+# 1. The page
+# ---------------------------------------------------------------------------------------------
+
+def _shrunk(rendering: Rendering, target: float) -> tuple[np.ndarray, np.ndarray, float]:
+    """The rendering resized (never enlarged) to about 1.25×``target`` px per cell, to avoid
+    aliasing when warping: ``(image, corners, cell_px)`` in the resized pixels."""
+    scale = min(1.0, 1.25 * target / rendering.cell_px)
+    h, w = rendering.image.shape[:2]
+    size = (max(8, round(w * scale)), max(8, round(h * scale)))
+    image = cv2.resize(rendering.image, size, interpolation=cv2.INTER_AREA) if scale < 1 else rendering.image
+    sx, sy = size[0] / w, size[1] / h
+    corners = (rendering.corners + 0.5) * [sx, sy] - 0.5
+    return image, corners, rendering.cell_px * sx
+
+
+def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Rendering, seed: int) -> Page:
+    """The (shrunk) grid image on a larger page with print or screen furniture around it."""
+    grid, corners, cell = shrunk
+    rng = seeded_rng(seed, "page")
+    side = grid.shape[0]
+    left, right, top, bottom = (int(rng.uniform(0.35, 0.8) * side) for _ in range(4))
+    w, h = left + grid.shape[1] + right, top + side + bottom
+    on_paper = rendering.look.style == "newspaper"
+    background = rendering.look.paper if on_paper else _pick_color(rng, SCREEN_COLORS)
+    page = Image.new("RGB", (w, h), background)
+    box = (left, top, left + grid.shape[1], top + side)
+    if on_paper:
+        _print_furniture(page, box, cell, rendering, rng)
+    else:
+        _screen_furniture(page, box, cell, rendering, background, rng)
+    page.paste(Image.fromarray(grid), box[:2])
+    pixels = np.asarray(page).copy()
+    if on_paper:
+        grain = rng.normal(0, 2.5, pixels.shape[:2])[..., None]
+        pixels = np.clip(pixels + grain, 0, 255).astype(np.uint8)
+    return Page(pixels, corners + [left, top], cell, on_paper)
+
+
+SCREEN_COLORS: tuple[RGB, ...] = ((78, 134, 192), (46, 78, 78), (250, 250, 250), (235, 235, 240), (35, 35, 40))
+TITLES = ("KENKEN", "CALCUDOKU", "MATHDOKU", "KENDOKU", "Calcudoku", "Mathdoku", "KenKen®", "Inky")
+WORD_LETTERS = "etaoinshrdlucmfwypvbgkjqxz"
+WORD_WEIGHTS = np.array([12, 9, 8, 7.5, 7, 6.7, 6.3, 6, 6, 4.3, 4, 2.8, 2.8, 2.4, 2.2, 2.4, 2, 1.9, 1, 1.5, 2,
+                         0.8, 0.2, 0.1, 0.2, 0.1])
+
+
+def _random_font(rng: np.random.Generator, names: tuple[str, ...], px: float):
+    """One installed font of ``names`` (DejaVu when none is) at ``px`` pixels."""
+    paths = available(names) or (None,)
+    return load_font(paths[int(rng.integers(len(paths)))], max(5, int(px)))
+
+
+def _pick_color(rng: np.random.Generator, colors: tuple[RGB, ...]) -> RGB:
+    """One colour of a non-empty tuple."""
+    return colors[int(rng.integers(len(colors)))]
+
+
+def _words(rng: np.random.Generator, count: int) -> list[str]:
+    """Random word-like strings with English letter frequencies."""
+    p = WORD_WEIGHTS / WORD_WEIGHTS.sum()
+    return ["".join(rng.choice(list(WORD_LETTERS), size=int(rng.integers(1, 10)), p=p)) for _ in range(count)]
+
+
+def _text_block(size: tuple[int, int], px: int, rng: np.random.Generator, ink: RGB, paper: RGB,
+                bold_every: int = 0) -> Image.Image:
+    """An image of ``size`` filled with justified-looking lines of random words at ``px`` pixels."""
+    block = Image.new("RGB", size, paper)
+    draw = ImageDraw.Draw(block)
+    font = _random_font(rng, PRINT_SERIF + PRINT_REGULAR, px)
+    bold = _random_font(rng, PRINT_BOLD, px * 1.3)
+    y, line = 0.0, 0
+    while y < size[1]:
+        heading = bold_every and line % bold_every == 0
+        face = bold if heading else font
+        text = " ".join(_words(rng, 3 if heading else max(2, size[0] // max(1, 3 * px))))
+        draw.text((0, y), text, font=face, fill=ink)
+        y += (1.6 if heading else 1.25) * px
+        line += 1
+    return block
+
+
+def _print_furniture(page: Image.Image, box: tuple[int, int, int, int], cell: float,
+                     rendering: Rendering, rng: np.random.Generator) -> None:
+    """Newspaper print around the grid: a title above, instructions below, text columns and
+    another puzzle at the sides, thin column rules."""
+    paper, ink = rendering.look.paper, (25, 25, 25)
+    draw = ImageDraw.Draw(page)
+    w, h = page.size
+    x0, y0, x1, y1 = box
+    gap = int(0.3 * cell)
+    title_px = int(rng.uniform(0.4, 0.7) * cell)
+    title = TITLES[int(rng.integers(len(TITLES)))] + (f" No. {int(rng.integers(10, 999))}" if rng.random() < 0.5 else "")
+    title_font = _random_font(rng, PRINT_BOLD, title_px)
+    draw.text((x0, max(0, y0 - gap - 1.2 * title_px)), title, font=title_font, fill=ink)
+    body_px = max(5, int(rng.uniform(0.12, 0.22) * cell))
+    regions = [
+        (0, 0, w, max(0, y0 - 2 * gap - int(1.3 * title_px))),  # above the title
+        (x0, y1 + gap, x1, h),  # below the grid
+        (0, y0, max(0, x0 - gap), h),  # left column
+        (x1 + gap, 0, w, h),  # right column
+    ]
+    for rx0, ry0, rx1, ry1 in regions:
+        if rx1 - rx0 < 3 * body_px or ry1 - ry0 < 2 * body_px:
+            continue
+        if rng.random() < 0.3 and min(rx1 - rx0, ry1 - ry0) > 4 * cell:
+            _other_puzzle(draw, (rx0 + gap, ry0 + gap, rx1 - gap, ry1 - gap), cell, ink, rng)
+            continue
+        block = _text_block((rx1 - rx0, ry1 - ry0), body_px, rng, ink, paper, bold_every=int(rng.choice([0, 5, 8, 12])))
+        page.paste(block, (rx0, ry0))
+    for x in (x0 - gap // 2, x1 + gap // 2):
+        if rng.random() < 0.6:
+            draw.line([(x, 0), (x, h)], fill=(90, 90, 90), width=max(1, int(0.02 * cell)))
+
+
+def _other_puzzle(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cell: float, ink: RGB,
+                  rng: np.random.Generator) -> None:
+    """A distracting grid in ``box``: a sudoku (thin and thick lines) or a crossword (black cells)."""
+    n = 9 if rng.random() < 0.5 else int(rng.integers(9, 15))
+    side = min(box[2] - box[0], box[3] - box[1], int(n * cell * rng.uniform(0.4, 0.7)))
+    step = side / n
+    x0, y0 = box[0], box[1]
+    for i in range(n + 1):
+        width = 3 if (n == 9 and i % 3 == 0) or i in (0, n) else 1
+        draw.line([(x0 + i * step, y0), (x0 + i * step, y0 + side)], fill=ink, width=width)
+        draw.line([(x0, y0 + i * step), (x0 + side, y0 + i * step)], fill=ink, width=width)
+    if n != 9:
+        for r, c in zip(rng.integers(0, n, n * 2), rng.integers(0, n, n * 2)):
+            draw.rectangle([x0 + c * step, y0 + r * step, x0 + (c + 1) * step, y0 + (r + 1) * step], fill=ink)
+
+
+def _screen_furniture(page: Image.Image, box: tuple[int, int, int, int], cell: float,
+                      rendering: Rendering, background: RGB, rng: np.random.Generator) -> None:
+    """An app or web screen around the grid: a title bar above, a keypad of digits below."""
+    draw = ImageDraw.Draw(page)
+    x0, y0, x1, y1 = box
+    dark = sum(background) < 400
+    ink = (255, 255, 255) if dark else (40, 40, 40)
+    title_px = int(rng.uniform(0.4, 0.6) * cell)
+    font = _random_font(rng, PRINT_BOLD, title_px)
+    title = TITLES[int(rng.integers(len(TITLES)))]
+    title_w = font.getlength(title)
+    draw.text(((x0 + x1 - title_w) / 2, max(0, y0 - 1.8 * title_px)), title, font=font, fill=ink)
+    small = _random_font(rng, PRINT_REGULAR, 0.25 * cell)
+    draw.text((int(0.2 * cell), int(0.1 * cell)), f"{int(rng.integers(1, 13))}:{int(rng.integers(0, 60)):02d}",
+              font=small, fill=ink)
+    keys = min(rendering.size, 9)
+    key = min(1.0 * cell, (x1 - x0) / keys)
+    digit_font = _random_font(rng, PRINT_BOLD, 0.5 * key)
+    face = (255, 255, 255) if background != (250, 250, 250) else (225, 225, 230)
+    top = y1 + 0.4 * cell
+    for i in range(keys):
+        kx = (x0 + x1) / 2 + (i - keys / 2) * key
+        draw.rounded_rectangle([kx + 2, top, kx + key - 2, top + key], radius=int(0.1 * key), fill=face)
+        draw.text((kx + key / 2, top + key / 2), str(i + 1), font=digit_font, fill=(40, 40, 40), anchor="mm")
+
+
+# ---------------------------------------------------------------------------------------------
+# 2. The camera
+# ---------------------------------------------------------------------------------------------
+
+def bend(points: np.ndarray, curl: Curl) -> np.ndarray:
+    """The page curl's displacement at ``points`` (…×2, page pixels). With ``s`` the position along
+    the curl axis in grid sides from the grid centre: along the axis ``stretch·sin(πs)/π`` (cells
+    wider in the middle than at the ends), across it ``bow·(1 − cos(πs))/π`` (lines bowed), both
+    times the grid side. Smooth everywhere, slope at most ``max(|stretch|, |bow|)`` (far below 1), so
+    ``u + bend(u)`` is inverted by fixed-point iteration in :func:`unbend`."""
+    axis, bow, stretch, centre, side = curl.axis, curl.bow, curl.stretch, curl.centre, curl.side
+    if bow == 0 and stretch == 0:
+        return np.zeros_like(points)
+    s = np.pi * (points[..., axis] - centre[axis]) / side
+    shift = np.empty_like(points)
+    shift[..., axis] = stretch * side * np.sin(s) / np.pi
+    shift[..., 1 - axis] = bow * side * (1 - np.cos(s)) / np.pi
+    return shift
+
+
+def unbend(points: np.ndarray, curl: Curl) -> np.ndarray:
+    """The points ``u`` with ``u + bend(u) = points``: where page points appear on the flat page."""
+    u = points.copy()
+    for _ in range(30):
+        u = points - bend(u, curl)
+    return u
+
+
+def _plane_to_photo(tilt_x: float, tilt_y: float, roll: float, focal: float) -> np.ndarray:
+    """The homography of a pinhole camera (focal length ``focal`` px) looking at a plane through
+    the optical axis at distance ``focal``, turned by the angles (degrees); it maps plane (x, y)
+    around (0, 0) to photo (x, y) around (0, 0), with scale 1 at the centre."""
+    ax, ay, az = np.radians([tilt_x, tilt_y, roll])
+    rx = np.array([[1, 0, 0], [0, np.cos(ax), -np.sin(ax)], [0, np.sin(ax), np.cos(ax)]])
+    ry = np.array([[np.cos(ay), 0, np.sin(ay)], [0, 1, 0], [-np.sin(ay), 0, np.cos(ay)]])
+    rz = np.array([[np.cos(az), -np.sin(az), 0], [np.sin(az), np.cos(az), 0], [0, 0, 1]])
+    rot = rz @ ry @ rx
+    extrinsic = np.column_stack([rot[:, 0], rot[:, 1], [0, 0, focal]])
+    return np.diag([focal, focal, 1.0]) @ extrinsic
+
+
+def _apply(h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Points (…×2) mapped by a 3×3 homography."""
+    p = points @ h[:, :2].T + h[:, 2]
+    return p[..., :2] / p[..., 2:3]
+
+
+def pose_camera(page: Page, size: int, target: float, level: PhotoLevel, seed: int) -> Camera:
+    """A camera that sees the grid tilted, rotated and curled as ``level`` allows, its longest edge
+    ``target``×``size`` pixels long, with a margin of the page around it."""
+    rng = seeded_rng(seed, "camera")
+    centre = page.corners.mean(axis=0)
+    side = float(np.linalg.norm(page.corners[1] - page.corners[0]))
+    stiffness = 1.0 if page.paper else 0.3
+    bow = rng.uniform(*level.curl) * rng.choice([-1, 1]) * stiffness
+    stretch = rng.uniform(*level.curl) * rng.choice([-1, 1]) * 2 * stiffness
+    curl = Curl(int(rng.integers(2)), bow, stretch, centre, side)
+    focal = rng.uniform(1.2, 2.5) * target * size
+    tilt = [rng.uniform(-level.tilt, level.tilt) for _ in range(2)]
+    plane = _plane_to_photo(*tilt, rng.uniform(-level.rotation, level.rotation), focal)
+    to_plane = np.array([[1, 0, -centre[0]], [0, 1, -centre[1]], [0, 0, 1]])
+    homography = plane @ to_plane
+    quad = _apply(homography, unbend(page.corners, curl))
+    edges = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    homography = np.diag([target * size / edges.max()] * 2 + [1.0]) @ homography
+    quad = _apply(homography, unbend(page.corners, curl))
+    grid_side = target * size
+    lo = quad.min(axis=0) - rng.uniform(*level.surround, size=2) * grid_side
+    hi = quad.max(axis=0) + rng.uniform(*level.surround, size=2) * grid_side
+    width, height = _photo_aspect(hi - lo)
+    shift = (lo + hi) / 2 - np.array([width, height]) / 2
+    homography = np.array([[1, 0, -shift[0]], [0, 1, -shift[1]], [0, 0, 1]]) @ homography
+    return Camera(homography, curl, (width, height))
+
+
+def _photo_aspect(extent: np.ndarray) -> tuple[int, int]:
+    """A frame at least ``extent`` (w, h) large, widened to a phone's 3:4 (or 4:3) aspect."""
+    w, h = extent
+    if h >= w:
+        w = max(w, h * 3 / 4)
+        h = max(h, w * 4 / 3)
+    else:
+        h = max(h, w * 3 / 4)
+        w = max(w, h * 4 / 3)
+    return int(np.ceil(w)), int(np.ceil(h))
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. The photo
+# ---------------------------------------------------------------------------------------------
+
+TABLE_COLORS: tuple[RGB, ...] = ((120, 86, 58), (70, 70, 72), (185, 183, 176), (150, 120, 90), (40, 52, 70))
+
+
+def _table(frame: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+    """A blotchy table or cloth texture of the frame's size."""
+    w, h = frame
+    base = np.array(_pick_color(rng, TABLE_COLORS), np.float32)
+    blotches = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
+    grain = rng.normal(0, 1, (h, w)).astype(np.float32)
+    shade = 1 + 0.12 * blotches + 0.04 * grain
+    return np.clip(base * shade[..., None], 0, 255)
+
+
+def photograph(page: Page, camera: Camera, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """The page seen by the camera over a table: the photo (float32 RGB) and the grid's corners
+    in it (4×2 float)."""
+    rng = seeded_rng(seed, "table")
+    w, h = camera.frame
+    xs, ys = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+    photo_points = np.stack([xs, ys], axis=-1)
+    flat = _apply(np.linalg.inv(camera.homography), photo_points)
+    source = (flat + bend(flat, camera.curl)).astype(np.float32)
+    warp = dict(interpolation=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    seen = cv2.remap(page.image, source[..., 0], source[..., 1], **warp).astype(np.float32)
+    cover = cv2.remap(np.full(page.image.shape[:2], 255, np.uint8), source[..., 0], source[..., 1], **warp)
+    alpha = cover[..., None].astype(np.float32) / 255
+    image = seen * alpha + _table(camera.frame, rng) * (1 - alpha)
+    corners = _apply(camera.homography, unbend(page.corners, camera.curl))
+    return image, corners
+
+
+def develop(image: np.ndarray, level: PhotoLevel, seed: int) -> np.ndarray:
+    """What the phone does to the light: shading, a hard shadow, a warm or cool colour cast with a
+    slight green/magenta tint, blur, noise, JPEG.
+    Takes and returns RGB (float32 in, uint8 out) of the same size."""
+    rng = seeded_rng(seed, "develop")
+    h, w = image.shape[:2]
+    light = _shading((w, h), rng.uniform(*level.shade), rng)
+    if rng.random() < level.shadow:
+        light = light * _shadow((w, h), rng.uniform(*level.shadow_depth), rng)
+    warmth, tint = rng.uniform(-level.cast, level.cast), rng.uniform(-level.cast, level.cast) / 3
+    cast = np.array([1 + warmth, 1 + tint, 1 - warmth])
+    image = image * light[..., None] * cast.astype(np.float32)
+    image = _blurred(image, rng.uniform(*level.blur), rng.uniform(0, level.motion_blur), rng.uniform(0, 180))
+    sigma = rng.uniform(*level.noise)
+    noise = rng.normal(0, sigma, (h, w, 1)) + rng.normal(0, sigma * 0.4, (h, w, 3))
+    image = np.clip(image + noise.astype(np.float32), 0, 255).astype(np.uint8)
+    return _jpeg(image, int(rng.integers(level.jpeg[0], level.jpeg[1] + 1)))
+
+
+def _shading(frame: tuple[int, int], strength: float, rng: np.random.Generator) -> np.ndarray:
+    """A smooth light field (≤ 1): a gradient in a random direction and a vignette."""
+    w, h = frame
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, 2 * np.pi)
+    ramp = (np.cos(angle) * xs / w + np.sin(angle) * ys / h)
+    ramp = (ramp - ramp.min()) / max(1e-6, float(ramp.max() - ramp.min()))
+    radius = ((xs / w - 0.5) ** 2 + (ys / h - 0.5) ** 2) * 2
+    return (1 - strength * ramp) * (1 - 0.5 * strength * radius)
+
+
+def _shadow(frame: tuple[int, int], depth: float, rng: np.random.Generator) -> np.ndarray:
+    """A hard shadow (a phone's or a hand's): a random polygon from one side of the frame, darkened
+    to ``depth``, with a slightly soft edge."""
+    w, h = frame
+    mask = np.zeros((h, w), np.uint8)
+    corners = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64)
+    side = int(rng.integers(4))
+    a, b = corners[side], corners[(side + 1) % 4]
+    inward = np.array([a[1] - b[1], b[0] - a[0]]) / np.hypot(*(b - a))
+    reach = rng.uniform(0.2, 0.65) * (h if side % 2 == 0 else w)
+    t = np.sort(rng.uniform(0, 1, 3))
+    edge = [a + (b - a) * ti + inward * reach * rng.uniform(0.5, 1.2) for ti in t]
+    polygon = np.array([a - inward * 10, *edge, b - inward * 10], np.int32)
+    cv2.fillPoly(mask, [polygon], 255)
+    soft = cv2.GaussianBlur(mask.astype(np.float32) / 255, (0, 0), max(0.6, 0.004 * max(w, h)))
+    return 1 - (1 - depth) * soft
+
+
+def _blurred(image: np.ndarray, sigma: float, motion: float, angle: float) -> np.ndarray:
+    """The image defocused (Gaussian ``sigma``) and shaken (a line kernel ``motion`` px long)."""
+    if sigma > 0.05:
+        image = cv2.GaussianBlur(image, (0, 0), sigma)
+    if motion >= 1:
+        k = int(np.ceil(motion)) | 1
+        kernel = np.zeros((k, k), np.float32)
+        c = k // 2
+        dx, dy = np.cos(np.radians(angle)) * motion / 2, np.sin(np.radians(angle)) * motion / 2
+        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+        image = cv2.filter2D(image, -1, kernel / kernel.sum())
+    return image
+
+
+def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:
+    """The RGB image after a round trip through JPEG at ``quality``."""
+    ok, data = cv2.imencode(".jpg", cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        return image
+    return cv2.cvtColor(cv2.imdecode(data, cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
