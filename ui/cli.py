@@ -147,6 +147,36 @@ def cmd_bench(args) -> int:
     return run_bench(args)
 
 
+def cmd_eval(args) -> int:
+    """Score the recognizer on a folder of labelled images."""
+    from dataclasses import asdict
+
+    from .evaluate import default_recognizer, evaluate, summary
+    folder = Path(args.folder)
+    if not folder.is_dir():
+        return _bad(args, args.folder, "no such folder")
+    recognize, name = default_recognizer()
+    try:
+        scores = evaluate(folder, recognize)
+    except (PuzzleError, ValueError) as err:
+        return _bad(args, args.folder, str(err))
+    if not scores:
+        return _bad(args, args.folder, "holds no labelled images (<id>.json with 'image' and 'truth')")
+    totals = summary(scores)
+    if args.json:
+        for item in scores:
+            print(json.dumps(asdict(item), ensure_ascii=False))
+        print(json.dumps({"summary": totals, "recognizer": name}, ensure_ascii=False))
+        return OK
+    print(f"recognizer: {name}")
+    for item in scores:
+        marks = " ".join(f"{key}={'yes' if getattr(item, key) else ('-' if getattr(item, key) is None else 'NO')}"
+                         for key in ("board_ok", "solved_ok", "entries_ok"))
+        print(f"{item.image:<48} {marks} {item.seconds:6.2f}s  {'; '.join(item.errors)[:100]}")
+    print(text_view.eval_summary(totals))
+    return OK
+
+
 def _bad(args, label: str, message: str) -> int:
     """Report one bad input; returns the bad-input exit code."""
     if args.json:
@@ -195,6 +225,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=int, default=3, help="timings per puzzle, the median is kept (default 3)")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(run=cmd_bench)
+
+    p = sub.add_parser("eval", help="score photo reading on a folder of images with known truth")
+    p.add_argument("folder", metavar="DIR", help="pairs <id>.<ext> + <id>.json, like ../shared/realdev")
+    p.add_argument("--json", action="store_true", help="one JSON object per image, then a summary object")
+    p.set_defaults(run=cmd_eval)
     return parser
 
 

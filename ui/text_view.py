@@ -62,3 +62,16 @@ def check_report(label: str, result: CheckResult) -> str:
         names = "; ".join(result.conflict.names) if result.conflict else ""
         lines.append(f"the grid cannot be completed as written; in conflict: {names}")
     return "\n".join(lines)
+
+
+def eval_summary(totals: dict) -> str:
+    """The totals of `kensnap eval` as a few readable lines."""
+    pct = lambda v: "n/a" if v is None else f"{100 * v:.1f}%"
+    lines = [f"images: {totals['images']}   board exact: {pct(totals['board_ok'])}   solved right: "
+             f"{pct(totals['solved_ok'])}   entries exact: {pct(totals['entries_ok'])}",
+             f"size: {pct(totals['size_ok'])}   cages: {pct(totals['cages_ok'])}   clues: {pct(totals['clues_ok'])}   "
+             f"confident but wrong: {totals['confident_wrong']}",
+             f"seconds per image: median {totals['median_s']}, p95 {totals['p95_s']}"]
+    if totals["errors"]:
+        lines.append("errors: " + "; ".join(f"{k} ×{v}" for k, v in totals["errors"].items()))
+    return "\n".join(lines)
