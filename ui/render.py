@@ -284,7 +284,7 @@ def render(puzzle: Puzzle, style: RenderStyle | str = "newspaper", *, seed: int,
     page[:] = look.paper
     if look.highlight is not None:
         _fill_cell(page, lines, _pick(seeded_rng(seed, "highlight"), puzzle.cells), look)
-    _draw_inner_lines(page, n, lines, look)
+    _draw_inner_lines(page, lines, look)
     _draw_cage_walls(page, puzzle, lines, look)
     corners = _draw_border(page, lines, look)
     image = Image.fromarray(page)
@@ -311,7 +311,7 @@ def _fill_cell(page: np.ndarray, lines: tuple[float, ...], cell: Cell, look: Loo
     page[int(lines[r]):int(lines[r + 1]), int(lines[c]):int(lines[c + 1])] = look.highlight
 
 
-def _draw_inner_lines(page: np.ndarray, n: int, lines: tuple[float, ...], look: Look) -> None:
+def _draw_inner_lines(page: np.ndarray, lines: tuple[float, ...], look: Look) -> None:
     """Draw the thin grid lines between all cells, solid or dotted."""
     lo, hi = int(lines[0]), int(lines[-1])
     mask = np.ones(hi - lo, bool)
