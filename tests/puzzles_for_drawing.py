@@ -1,4 +1,4 @@
-"""Small fixed puzzles for the drawing tests, built without the generator.
+"""Small fixed puzzles (built without the generator) and helpers for the drawing tests.
 
 The 4×4 and 6×6 come from ``../shared/puzzles/seed-puzzles.json`` when it is there (with their
 solutions); otherwise equivalent local puzzles are used, so the tests also run on their own.
@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+
+import numpy as np
 
 from solver.puzzle import Cage, Puzzle
 
@@ -48,3 +50,8 @@ def puzzle_of_size(n: int) -> tuple[Puzzle, tuple[tuple[int, ...], ...]]:
     """A puzzle of size N for drawing: the seed 4×4/6×6/9×9 where there is one, else dominoes."""
     key = {4: "seed000-4x4", 6: "seed000-6x6", 9: "seed000-9x9"}.get(n)
     return seed_puzzle(key) if key else domino_puzzle(n)
+
+
+def grey(image: np.ndarray) -> np.ndarray:
+    """Luminance of an RGB image, float32."""
+    return image.astype(np.float32) @ np.float32([0.299, 0.587, 0.114])

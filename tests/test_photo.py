@@ -5,17 +5,12 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
-from puzzles_for_drawing import puzzle_of_size
+from puzzles_for_drawing import grey, puzzle_of_size
 
 from ui.photo import LEVELS, Photo, simulate
 from ui.render import make_entries, render
 
 SQUARE_CELL = 24
-
-
-def grey(image: np.ndarray) -> np.ndarray:
-    """Luminance of an RGB image as float32."""
-    return (image.astype(np.float32) @ np.float32([0.299, 0.587, 0.114])).astype(np.float32)
 
 
 def rendering_of(n: int, style: str, seed: int, cell_px: int = 48):

@@ -6,17 +6,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from puzzles_for_drawing import domino_puzzle, puzzle_of_size
+from puzzles_for_drawing import grey, domino_puzzle, puzzle_of_size
 
 from solver.puzzle import Cage, Puzzle
 from ui.fonts import FALLBACK, FONT_PACKAGES, PRINT_BOLD, available, has_glyph, load_font
 from ui.render import (GLYPH_VARIANTS, MARK_RIGHT, MARK_WRONG, STYLES, Rendering, cage_walls, clue_text,
                        draw_solution, make_entries, make_pencil, render, sample_look)
-
-
-def grey(image: np.ndarray) -> np.ndarray:
-    """Luminance of an RGB image as float."""
-    return image.astype(np.float64) @ [0.299, 0.587, 0.114]
 
 
 def centre_ink(rendering: Rendering) -> dict:

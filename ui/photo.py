@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .fonts import PRINT_BOLD, PRINT_REGULAR, PRINT_SERIF, available, load_font
-from .render import RGB, Range, Rendering, seeded_rng
+from .render import RGB, Range, Rendering, choose, seeded_rng
 
 @dataclass(frozen=True)
 class PhotoLevel:
@@ -164,7 +164,7 @@ def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Render
     left, right, top, bottom = (int(rng.uniform(0.35, 0.8) * side) for _ in range(4))
     w, h = left + grid.shape[1] + right, top + side + bottom
     on_paper = rendering.look.style == "newspaper"
-    background = rendering.look.paper if on_paper else _pick_color(rng, SCREEN_COLORS)
+    background = rendering.look.paper if on_paper else choose(rng, SCREEN_COLORS)
     page = Image.new("RGB", (w, h), background)
     box = (left, top, left + grid.shape[1], top + side)
     if on_paper:
@@ -188,13 +188,7 @@ WORD_WEIGHTS = np.array([12, 9, 8, 7.5, 7, 6.7, 6.3, 6, 6, 4.3, 4, 2.8, 2.8, 2.4
 
 def _random_font(rng: np.random.Generator, names: tuple[str, ...], px: float):
     """One installed font of ``names`` (DejaVu when none is) at ``px`` pixels."""
-    paths = available(names) or (None,)
-    return load_font(paths[int(rng.integers(len(paths)))], max(5, int(px)))
-
-
-def _pick_color(rng: np.random.Generator, colors: tuple[RGB, ...]) -> RGB:
-    """One colour of a non-empty tuple."""
-    return colors[int(rng.integers(len(colors)))]
+    return load_font(choose(rng, available(names) or (None,)), max(5, int(px)))
 
 
 def _words(rng: np.random.Generator, count: int) -> list[str]:
@@ -393,7 +387,7 @@ TABLE_COLORS: tuple[RGB, ...] = ((120, 86, 58), (70, 70, 72), (185, 183, 176), (
 def _table(frame: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     """A blotchy table or cloth texture of the frame's size."""
     w, h = frame
-    base = np.array(_pick_color(rng, TABLE_COLORS), np.float32)
+    base = np.array(choose(rng, TABLE_COLORS), np.float32)
     blotches = cv2.resize(rng.normal(0, 1, (6, 6)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     grain = rng.normal(0, 1, (h, w)).astype(np.float32)
     shade = 1 + 0.12 * blotches + 0.04 * grain

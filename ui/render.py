@@ -187,7 +187,7 @@ def seeded_rng(seed: int, purpose: str) -> np.random.Generator:
     return np.random.default_rng([int(seed) % 2**63, zlib.crc32(purpose.encode())])
 
 
-def _pick(rng: np.random.Generator, options: Sequence):
+def choose(rng: np.random.Generator, options: Sequence):
     """One element of a non-empty sequence, uniformly."""
     return options[int(rng.integers(len(options)))]
 
@@ -202,7 +202,7 @@ def _glyphs_for(font_path: Path | None, variants: dict[str, tuple[str, ...]], rn
     font = load_font(font_path, size)
     chosen = []
     for op in ("+", "-", "*", "/"):
-        glyph = _pick(rng, variants.get(op, (ASCII_GLYPHS[op],)))
+        glyph = choose(rng, variants.get(op, (ASCII_GLYPHS[op],)))
         chosen.append((op, glyph if has_glyph(font, glyph) else ASCII_GLYPHS[op]))
     return tuple(chosen)
 
@@ -212,31 +212,31 @@ def sample_look(style: RenderStyle, cell_px: int, seed: int) -> Look:
     rng = seeded_rng(seed, "look")
     grid_px = _px(rng, style.grid_width, cell_px)
     cage_px = max(grid_px, _px(rng, style.cage_width, cell_px))
-    clue_font = _pick(rng, available(style.clue_fonts) or (None,))
+    clue_font = choose(rng, available(style.clue_fonts) or (None,))
     clue_px = _px(rng, style.clue_size, cell_px, low=6)
     dash = None
     if style.grid_dash:
         dash = (_px(rng, style.grid_dash[0], cell_px), _px(rng, style.grid_dash[1], cell_px))
     handwritten = bool(rng.random() < style.handwritten)
-    hand_font = _pick(rng, available(style.hand_fonts) or (None,))
-    digit_font = _pick(rng, available(style.digit_fonts) or (None,))
+    hand_font = choose(rng, available(style.hand_fonts) or (None,))
+    digit_font = choose(rng, available(style.digit_fonts) or (None,))
     return Look(
-        style=style.name, cell_px=cell_px, paper=_pick(rng, style.paper),
+        style=style.name, cell_px=cell_px, paper=choose(rng, style.paper),
         cage_px=cage_px, grid_px=grid_px,
         border_px=max(cage_px, _px(rng, style.border_width, cell_px)),
-        cage_color=_pick(rng, style.cage_colors), grid_color=_pick(rng, style.grid_colors),
+        cage_color=choose(rng, style.cage_colors), grid_color=choose(rng, style.grid_colors),
         grid_dash=dash, clue_font=clue_font, clue_px=clue_px,
-        clue_color=_pick(rng, style.clue_colors), clue_pad_px=_px(rng, style.clue_pad, cell_px, 0),
+        clue_color=choose(rng, style.clue_colors), clue_pad_px=_px(rng, style.clue_pad, cell_px, 0),
         glyphs=_glyphs_for(clue_font, style.glyphs, rng, clue_px),
-        digit_font=digit_font, digit_color=_pick(rng, style.digit_colors),
-        handwritten=handwritten, hand_font=hand_font, pen_color=_pick(rng, style.pen_colors),
+        digit_font=digit_font, digit_color=choose(rng, style.digit_colors),
+        handwritten=handwritten, hand_font=hand_font, pen_color=choose(rng, style.pen_colors),
         pen_stroke=int(rng.integers(0, 2 + cell_px // 60)),
-        pencil_font=hand_font if handwritten else _pick(rng, available(PRINT_REGULAR) or (None,)),
+        pencil_font=hand_font if handwritten else choose(rng, available(PRINT_REGULAR) or (None,)),
         pencil_px=_px(rng, (0.15, 0.26), cell_px, low=5),
-        pencil_color=_pick(rng, style.pencil_colors),
-        pencil_layout=_pick(rng, ("rows", "slots")),
+        pencil_color=choose(rng, style.pencil_colors),
+        pencil_layout=choose(rng, ("rows", "slots")),
         margin_px=_px(rng, style.margin, cell_px, low=2),
-        highlight=_pick(rng, style.highlight_colors) if style.highlight_colors and rng.random() < 0.5 else None,
+        highlight=choose(rng, style.highlight_colors) if style.highlight_colors and rng.random() < 0.5 else None,
         big_givens=bool(rng.random() < style.big_givens),
     )
 
@@ -283,7 +283,7 @@ def render(puzzle: Puzzle, style: RenderStyle | str = "newspaper", *, seed: int,
     page = np.empty((side, side, 3), np.uint8)
     page[:] = look.paper
     if look.highlight is not None:
-        _fill_cell(page, lines, _pick(seeded_rng(seed, "highlight"), puzzle.cells), look)
+        _fill_cell(page, lines, choose(seeded_rng(seed, "highlight"), puzzle.cells), look)
     _draw_inner_lines(page, lines, look)
     _draw_cage_walls(page, puzzle, lines, look)
     corners = _draw_border(page, lines, look)
@@ -512,7 +512,7 @@ def make_entries(solution: Grid, fill: float = 0.4, wrong: float = 0.1, *, seed:
         r, c = cells[index]
         value = solution[r][c]
         if k < n_wrong:
-            value = int(_pick(rng, [d for d in range(1, n + 1) if d != value]))
+            value = int(choose(rng, [d for d in range(1, n + 1) if d != value]))
         grid[r][c] = value
     return tuple(tuple(row) for row in grid)
 
