@@ -468,7 +468,7 @@ def _draw_handwritten(image: Image.Image, value: int, cell: Cell, lines: tuple[f
     patch = patch.rotate(rng.uniform(-12, 12), resample=Image.BICUBIC, center=(pad, pad))
     ink_weight = rng.uniform(0.8, 1.0)
     alpha = patch.point(lambda v: int(v * ink_weight))
-    jitter = rng.uniform(-0.06, 0.06, size=2) * look.cell_px
+    jitter = rng.uniform([-0.06, -0.02], [0.06, 0.06]) * look.cell_px  # hardly upwards: the clue is there
     ink = Image.new("RGB", patch.size, look.pen_color)
     image.paste(ink, (round(cx + jitter[0]) - pad, round(cy + jitter[1]) - pad), alpha)
 
