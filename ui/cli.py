@@ -177,6 +177,35 @@ def cmd_eval(args) -> int:
     return OK
 
 
+def cmd_generate(args) -> int:
+    """Print freshly generated unique puzzles."""
+    from solver.formats import dumps, format_text
+    from solver.generator import GeneratorOptions, generate_many
+    try:
+        options = GeneratorOptions(size=args.size, max_cage=args.max_cage, hidden_ops=args.hidden_ops,
+                                   calcudoku=args.calcudoku, multiplication_only=args.multiplication_only)
+    except ValueError as err:
+        return _bad(args, "generate", str(err))
+    for i, made in enumerate(generate_many(options, args.count, args.seed)):
+        if args.json:
+            print(dumps(made.puzzle), flush=True)
+        else:
+            print(f"# puzzle {i + 1}: {args.size}×{args.size}, seed {made.seed}, {made.time_ms:.0f} ms")
+            print(format_text(made.puzzle), flush=True)
+    return OK
+
+
+def cmd_corpus(args) -> int:
+    """Write labelled photos of generated puzzles (or the bundled samples)."""
+    from .corpus import SAMPLES, plan, write_corpus
+    if args.count < 1 and not args.samples:
+        return _bad(args, "corpus", "--count must be at least 1")
+    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed)
+    paths = write_corpus(Path(args.outdir), specs, workers=args.workers, quality=85 if args.samples else 92)
+    print(f"wrote {len(paths)} images with truth into {args.outdir}", file=sys.stderr)
+    return OK
+
+
 def _bad(args, label: str, message: str) -> int:
     """Report one bad input; returns the bad-input exit code."""
     if args.json:
@@ -225,6 +254,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--repeat", type=int, default=3, help="timings per puzzle, the median is kept (default 3)")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(run=cmd_bench)
+
+    p = sub.add_parser("generate", help="make new puzzles with exactly one solution")
+    p.add_argument("--size", type=int, default=6, help="N, 3..16 (default 6)")
+    p.add_argument("--count", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the same seed gives the same puzzles")
+    p.add_argument("--max-cage", type=int, default=6, help="largest cage (default 6 cells)")
+    p.add_argument("--hidden-ops", action="store_true", help="print no operators")
+    p.add_argument("--calcudoku", action="store_true", help="allow - and / on three or more cells")
+    p.add_argument("--multiplication-only", action="store_true", help="every cage a product")
+    p.add_argument("--json", action="store_true", help="one puzzle per line in the JSON schema")
+    p.set_defaults(run=cmd_generate)
+
+    p = sub.add_parser("corpus", help="write labelled phone photos of generated puzzles")
+    p.add_argument("outdir", metavar="OUTDIR")
+    p.add_argument("--count", type=int, default=30)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
+    p.add_argument("--samples", action="store_true", help="write the fixed set bundled in samples/")
+    p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("eval", help="score photo reading on a folder of images with known truth")
     p.add_argument("folder", metavar="DIR", help="pairs <id>.<ext> + <id>.json, like ../shared/realdev")

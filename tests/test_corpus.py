@@ -1,0 +1,56 @@
+"""The labelled corpus: deterministic items whose truth round-trips through the schema and the solver."""
+import json
+
+from conftest import REPO
+from solver import solve
+from solver.formats import puzzle_from_json, puzzle_to_json
+from ui.cli import main
+from ui.corpus import SAMPLES, ItemSpec, make_item, plan
+from ui.evaluate import load_truths
+
+
+def test_plan_is_deterministic_and_varied():
+    specs = plan(30, seed=4)
+    assert specs == plan(30, seed=4) and specs != plan(30, seed=5)
+    assert {s.style for s in specs} == {"newspaper", "app", "web"}
+    assert {s.level for s in specs} == {"clean", "handheld", "hard"}
+    assert any(s.filled for s in specs) and any(s.hidden_ops for s in specs)
+
+
+def test_an_item_is_deterministic_and_its_truth_is_consistent():
+    spec = ItemSpec("t", 7, 5, "newspaper", "handheld", filled=0.4, wrong=0.2)
+    image, truth = make_item(spec)
+    image2, truth2 = make_item(spec)
+    assert truth == truth2 and (image == image2).all()
+    puzzle = puzzle_from_json(truth["truth"])
+    assert puzzle_to_json(puzzle) == truth["truth"]
+    result = solve(puzzle.with_entries(None))
+    assert result.status == "unique" and [list(r) for r in result.solution] == truth["solution"]
+    filled = [(r, c) for r in range(5) for c in range(5) if puzzle.entries[r][c] is not None]
+    assert filled and any(puzzle.entries[r][c] != truth["solution"][r][c] for r, c in filled)
+    h, w = image.shape[:2]
+    assert all(0 <= x < w and 0 <= y < h for x, y in truth["corners"])
+
+
+def test_corpus_command_writes_pairs_the_evaluator_reads(tmp_path):
+    assert main(["corpus", str(tmp_path), "--count", "3", "--seed", "2", "--workers", "1"]) == 0
+    truths = load_truths(tmp_path)
+    assert len(truths) == 3 and all(t.image.suffix == ".jpg" for t in truths)
+
+
+def test_committed_samples_match_their_specs():
+    for spec in SAMPLES:
+        data = json.loads((REPO / "samples" / f"{spec.id}.json").read_text())
+        assert (REPO / "samples" / data["image"]).is_file()
+        assert data["spec"]["seed"] == spec.seed and data["spec"]["style"] == spec.style
+        assert solve(puzzle_from_json(data["truth"]).with_entries(None)).status == "unique"
+    levels = {spec.level for spec in SAMPLES}
+    assert levels == {"clean", "handheld", "hard"} and any(s.filled for s in SAMPLES)
+    assert any(s.hidden_ops for s in SAMPLES) and {s.size for s in SAMPLES} >= {3, 9}
+
+
+def test_generate_command_prints_schema_lines(capsys):
+    assert main(["generate", "--size", "5", "--count", "2", "--seed", "9", "--json"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2 and all(solve(puzzle_from_json(json.loads(l))).status == "unique" for l in lines)
+    assert main(["generate", "--size", "20"]) == 2

@@ -1,0 +1,127 @@
+"""``kensnap corpus``: labelled images of generated puzzles, for building and measuring vision.
+
+Each item is a generated unique puzzle, rendered in a style (newspaper, app, web), optionally
+half-filled with written digits (some wrong) and pencil marks, photographed by the simulator at a
+level (clean, handheld, hard). It is written as ``<id>.jpg`` + ``<id>.json``, the layout of
+``../shared/realdev``: the JSON holds ``image``, ``truth`` (the puzzle schema with ``entries`` when
+digits are written), ``solution``, the grid ``corners`` in the photo, and how it was made.
+
+Everything follows from the corpus seed: the same ``--count`` and ``--seed`` give the same items
+(the bytes also depend on the installed fonts). Items are made on both cores.
+"""
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from solver.formats import puzzle_to_json
+from solver.generator import GeneratorOptions, generate
+
+from .photo import simulate
+from .render import make_entries, make_pencil, render
+
+STYLES = ("newspaper", "app", "web")
+LEVELS = ("clean", "handheld", "hard")
+SIZE_WEIGHTS = {3: 1, 4: 3, 5: 3, 6: 4, 7: 3, 8: 2, 9: 3}
+
+
+@dataclass(frozen=True)
+class ItemSpec:
+    """How one corpus item is made; every choice is here, so an item can be made again alone."""
+
+    id: str
+    seed: int
+    size: int
+    style: str
+    level: str
+    hidden_ops: bool = False
+    calcudoku: bool = False
+    filled: float = 0.0
+    """Share of cells with a written digit (0: none)."""
+    wrong: float = 0.0
+    """Share of written digits that are wrong."""
+    pencil: bool = False
+    max_side: int = 0
+    """Downscale the photo so its longer side is at most this (0: keep)."""
+
+
+def plan(count: int, seed: int) -> list[ItemSpec]:
+    """``count`` varied specs: styles and levels in turn, sizes 3..9 weighted like real puzzles,
+    some without operators, some Calcudoku, a quarter half-filled."""
+    rng = random.Random(seed)
+    sizes, weights = zip(*SIZE_WEIGHTS.items())
+    specs = []
+    for i in range(count):
+        filled = rng.random() < 0.25
+        specs.append(ItemSpec(
+            id=f"k{seed}-{i:04d}", seed=rng.randrange(2 ** 31), size=rng.choices(sizes, weights)[0],
+            style=STYLES[i % 3], level=LEVELS[(i // 3) % 3], hidden_ops=rng.random() < 0.12,
+            calcudoku=rng.random() < 0.1, filled=rng.uniform(0.2, 0.6) if filled else 0.0,
+            wrong=0.15 if filled else 0.0, pencil=filled and rng.random() < 0.5))
+    return specs
+
+
+SAMPLES = (
+    ItemSpec("newspaper-6x6-clean", 11, 6, "newspaper", "clean", max_side=900),
+    ItemSpec("newspaper-6x6-handheld", 12, 6, "newspaper", "handheld", max_side=900),
+    ItemSpec("newspaper-9x9-hard", 13, 9, "newspaper", "hard", max_side=900),
+    ItemSpec("newspaper-6x6-halffilled", 14, 6, "newspaper", "handheld", filled=0.45, wrong=0.15, pencil=True, max_side=900),
+    ItemSpec("app-4x4-clean", 21, 4, "app", "clean", max_side=900),
+    ItemSpec("app-7x7-handheld", 22, 7, "app", "handheld", max_side=900),
+    ItemSpec("app-5x5-hard", 23, 5, "app", "hard", max_side=900),
+    ItemSpec("web-3x3-clean", 31, 3, "web", "clean", max_side=900),
+    ItemSpec("web-8x8-handheld", 32, 8, "web", "handheld", max_side=900),
+    ItemSpec("web-5x5-nooperators", 33, 5, "web", "clean", hidden_ops=True, max_side=900),
+    ItemSpec("web-9x9-hard", 34, 9, "web", "hard", max_side=900),
+    ItemSpec("app-6x6-calcudoku", 35, 6, "app", "handheld", calcudoku=True, max_side=900),
+)
+"""The committed ``samples/``: each style and level, a half-filled one, a no-operator one, sizes 3..9."""
+
+
+def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
+    """The photo (RGB) and the truth document of one spec."""
+    options = GeneratorOptions(size=spec.size, hidden_ops=spec.hidden_ops, calcudoku=spec.calcudoku)
+    made = generate(options, spec.seed)
+    puzzle, solution = made.puzzle, made.solution
+    entries = make_entries(solution, spec.filled, spec.wrong, seed=spec.seed) if spec.filled else None
+    pencil = make_pencil(solution, entries, seed=spec.seed) if spec.pencil else None
+    puzzle = puzzle.with_entries(entries)
+    rendering = render(puzzle, spec.style, seed=spec.seed, pencil=pencil)
+    photo = simulate(rendering, spec.level, seed=spec.seed)
+    image, corners = photo.image, np.asarray(photo.corners, float)
+    if spec.max_side and max(image.shape[:2]) > spec.max_side:
+        scale = spec.max_side / max(image.shape[:2])
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners = corners * scale
+    truth = {
+        "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kenken",
+        "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else ""),
+        "truth": puzzle_to_json(puzzle), "solution": [list(row) for row in solution],
+        "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
+        "spec": asdict(spec),
+    }
+    return image, truth
+
+
+def write_item(spec: ItemSpec, folder: Path, quality: int = 92) -> Path:
+    """Make one item and write ``<id>.jpg`` and ``<id>.json`` into ``folder``; returns the JSON path."""
+    image, truth = make_item(spec)
+    cv2.imwrite(str(folder / truth["image"]), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    path = folder / f"{spec.id}.json"
+    path.write_text(json.dumps(truth, indent=1) + "\n")
+    return path
+
+
+def write_corpus(folder: Path, specs: list[ItemSpec], workers: int = 2, quality: int = 92) -> list[Path]:
+    """Write every spec's item into ``folder`` (created), on ``workers`` processes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if workers <= 1:
+        return [write_item(spec, folder, quality) for spec in specs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(write_item, specs, [folder] * len(specs), [quality] * len(specs)))
