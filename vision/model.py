@@ -1,0 +1,88 @@
+"""The typed results passed between vision stages (all immutable).
+
+Stages: ``grid`` (find and rectify the puzzle, N, line positions) → ``cages`` (which interior edges
+are cage walls) → ``clues`` (number + operator in each cage's first cell) and ``digits`` (big written
+digits) → ``reconcile`` (the solver checks and repairs what was read) → :class:`Reading`.
+
+Coordinates: images are RGB uint8 numpy arrays; points are ``(x, y)`` floats; cells are
+``(row, col)``. The *rectified* image is the grid seen square-on: ``side × side`` pixels with the
+outer border's centre line on its edges (``lines[0] = 0``, ``lines[N] = side - 1`` roughly).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Cell = tuple[int, int]
+
+
+@dataclass(frozen=True, eq=False)
+class GridFind:
+    """Where the puzzle grid is and what it looks like square-on."""
+
+    corners: np.ndarray
+    """4×2 float, outer grid corners in the original image: top-left, top-right, bottom-right, bottom-left."""
+    size: int
+    """N, the number of rows (= columns)."""
+    rectified: np.ndarray
+    """The grid warped square (RGB uint8), ``side × side``."""
+    lines_x: tuple[float, ...]
+    """N+1 column-line positions in the rectified image (snapped to the real lines, so uneven after curl)."""
+    lines_y: tuple[float, ...]
+    """N+1 row-line positions in the rectified image."""
+    homography: np.ndarray
+    """3×3 mapping original-image points to rectified points."""
+    confidence: float
+    """0..1: how sure we are of the grid and of N."""
+    notes: tuple[str, ...] = ()
+    """Warnings for people (e.g. 'two grids found, took the one with clues')."""
+
+    def cell_box(self, cell: Cell) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` of a cell in the rectified image, between its line centres."""
+        r, c = cell
+        return self.lines_x[c], self.lines_y[r], self.lines_x[c + 1], self.lines_y[r + 1]
+
+
+Edge = tuple[Cell, Cell]
+"""Two orthogonally adjacent cells, the smaller first."""
+
+
+@dataclass(frozen=True)
+class CageWalls:
+    """Every interior edge with the probability that it is a cage wall."""
+
+    wall_probability: dict[Edge, float]
+
+    def walls(self, threshold: float = 0.5) -> frozenset[Edge]:
+        """The edges taken as walls."""
+        return frozenset(e for e, p in self.wall_probability.items() if p >= threshold)
+
+
+@dataclass(frozen=True)
+class ClueReading:
+    """What is printed in one cell's clue corner: alternatives ``(op, target, probability)``, best
+    first. ``op`` uses the schema's symbols; ``'?'`` means no operator printed; an empty tuple means
+    no clue seen."""
+
+    cell: Cell
+    alternatives: tuple[tuple[str, int, float], ...]
+
+    @property
+    def best(self) -> tuple[str, int, float] | None:
+        return self.alternatives[0] if self.alternatives else None
+
+
+@dataclass(frozen=True)
+class DigitReading:
+    """A big digit written in a cell (printed given or pen): alternatives ``(digit, probability)``."""
+
+    cell: Cell
+    alternatives: tuple[tuple[int, float], ...]
+
+
+@dataclass(frozen=True)
+class StageTimes:
+    """Seconds spent in each stage."""
+
+    seconds: dict[str, float] = field(default_factory=dict)
