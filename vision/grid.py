@@ -1,0 +1,409 @@
+"""Find the puzzle grid in a photo or screenshot, rectify it, count its cells and snap its lines.
+
+The algorithm, one function per step:
+
+1. :func:`work_copy` shrinks the image to at most ``WORK_SIDE`` pixels and takes its grey levels.
+2. :func:`candidate_quads` binarises the ink (adaptive threshold, robust to shadows and shading)
+   and the bright panels (Otsu), and turns every large contour into a quadrilateral (its convex hull
+   simplified to four corners).
+3. :func:`probe` warps each candidate square at ``PROBE_SIDE`` px with a margin and reads its
+   *line profiles*: for each column (row) the median, over ``SEGMENTS`` slices along it, of the
+   ink darkness. A grid line runs through every slice, so it survives the median; clues, digits
+   and pencil marks cover a few slices and vanish. The outer border is located in the profiles and
+   re-fitted side by side (a quadratic per side, so a curled page still gets its true corners), and
+   N is the largest count whose N-1 evenly spaced inner lines all stand out from the cell middles
+   (:func:`count_cells`) — a 9×9 grid also has lines at every third, but 18 would need lines in
+   the cell middles.
+4. :func:`choose` keeps the best-scoring grid; when two similar grids stand side by side (a puzzle
+   and its solved copy) it keeps the one with less ink in the cell centres and says so in a note.
+5. :func:`rectify` warps the original image (from a pyramid level near the target scale, so thin
+   lines do not alias away) to a square of N·``CELL_PX`` with the border's centre line on its
+   edges, and :func:`snap_lines` moves each inner line to the nearest darkness peak (after a curl
+   the lines are uneven).
+
+Failure: :func:`find_grid` raises :class:`~vision.errors.NoPuzzleFound` when no candidate shows a
+grid of 3..16 cells.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .errors import NoPuzzleFound
+from .model import GridFind
+
+WORK_SIDE = 1000
+"""Longest side of the working copy (pixels)."""
+PROBE_SIDE = 384
+"""Side of the square a candidate is warped to while probing it."""
+PROBE_MARGIN = 0.06
+"""Margin around the candidate in the probe, as a fraction of its side."""
+SEGMENTS = 24
+"""Slices along each line; the median over them ignores text and digits."""
+MIN_N, MAX_N = 3, 16
+CELL_PX = 56
+"""Pixels per cell of the final rectified image."""
+MIN_AREA = 0.01
+"""Smallest candidate, as a fraction of the working image area."""
+MAX_CANDIDATES = 12
+MIN_CONTRAST = 0.03
+"""Smallest line-versus-cell contrast (darkness units) for a grid to count as found."""
+TWIN_SCORE = 0.6
+"""A second grid scoring at least this fraction of the best, of similar size, is a twin."""
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What probing one candidate quadrilateral found (working-copy coordinates)."""
+
+    corners: np.ndarray
+    """4×2 refined outer corners on the border's centre line, TL, TR, BR, BL."""
+    size: int
+    score: float
+    """Contrast of the inner lines over the cell middles, times the candidate's side."""
+    contrast: float
+    centre_ink: float
+    """Mean darkness in the cell centres (big digits raise it)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# 1-2. Candidates
+# ---------------------------------------------------------------------------------------------
+
+def work_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
+    """The image as grey levels at most ``WORK_SIDE`` px long, and the scale factor applied."""
+    if image.ndim == 2:
+        gray = image
+    else:
+        gray = cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
+    scale = min(1.0, WORK_SIDE / max(gray.shape))
+    if scale < 1.0:
+        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    return gray, scale
+
+
+def order_corners(points: np.ndarray) -> np.ndarray:
+    """Four points ordered top-left, top-right, bottom-right, bottom-left (clockwise on screen)."""
+    pts = np.asarray(points, np.float64).reshape(4, 2)
+    centre = pts.mean(axis=0)
+    angles = np.arctan2(pts[:, 1] - centre[1], pts[:, 0] - centre[0])
+    pts = pts[np.argsort(angles)]  # clockwise on screen, starting anywhere
+    start = int(np.argmin(pts.sum(axis=1)))
+    return np.roll(pts, -start, axis=0)
+
+
+def quad_of(contour: np.ndarray) -> np.ndarray | None:
+    """The quadrilateral that a contour's convex hull simplifies to, or None if it is no quad."""
+    hull = cv2.convexHull(contour)
+    perimeter = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.035, 0.05, 0.08):
+        approx = cv2.approxPolyDP(hull, eps * perimeter, True)
+        if len(approx) == 4:
+            return order_corners(approx[:, 0, :])
+        if len(approx) < 4:
+            break
+    pts = hull[:, 0, :].astype(np.float64)
+    s, d = pts.sum(axis=1), pts[:, 0] - pts[:, 1]
+    quad = np.array([pts[np.argmin(s)], pts[np.argmax(d)], pts[np.argmax(s)], pts[np.argmin(d)]])
+    return quad if cv2.contourArea(quad.astype(np.float32)) > 0.8 * cv2.contourArea(hull) else None
+
+
+def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
+    """Large quadrilaterals in the working copy that may be a grid's outline, biggest first."""
+    h, w = gray.shape
+    block = max(15, (min(h, w) // 40) | 1)
+    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 10)
+    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    bright = cv2.erode(bright, np.ones((5, 5), np.uint8))
+    quads = []
+    for mask, mode in ((ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST)):
+        contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in contours:
+            if cv2.contourArea(contour) < MIN_AREA * h * w:
+                continue
+            quad = quad_of(contour)
+            if quad is not None and _plausible(quad, h, w):
+                quads.append(quad)
+    quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))  # a tight crop
+    quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
+    return _distinct(quads)[:MAX_CANDIDATES]
+
+
+def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
+    """True if a quadrilateral is convex and not too thin."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return sides.min() >= 0.4 * sides.max() and cv2.isContourConvex(quad.astype(np.float32))
+
+
+def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """The quads without near-duplicates (all corners within 2 % of the side of an earlier one)."""
+    kept: list[np.ndarray] = []
+    for quad in quads:
+        side = np.linalg.norm(quad[0] - quad[2])
+        if all(np.abs(quad - other).max() > 0.02 * side for other in kept):
+            kept.append(quad)
+    return kept
+
+
+# ---------------------------------------------------------------------------------------------
+# 3. Probing a candidate
+# ---------------------------------------------------------------------------------------------
+
+def square_homography(quad: np.ndarray, side: float, margin: float) -> np.ndarray:
+    """The homography taking ``quad`` (TL, TR, BR, BL) to the square [margin, side-1-margin]²."""
+    lo, hi = margin, side - 1 - margin
+    target = np.array([[lo, lo], [hi, lo], [hi, hi], [lo, hi]], np.float32)
+    return cv2.getPerspectiveTransform(quad.astype(np.float32), target)
+
+
+def darkness(gray: np.ndarray, line_px: int) -> np.ndarray:
+    """Ink darkness 0..1 relative to the local paper (a grey closing wider than ``line_px``)."""
+    k = max(3, 2 * line_px + 1)
+    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.GaussianBlur(paper, (0, 0), k / 2).astype(np.float32)
+    return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
+
+
+def line_profiles(dark: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Column and row profiles: the median over ``SEGMENTS`` slices of [lo, hi) of the mean darkness."""
+    def along(d: np.ndarray) -> np.ndarray:
+        bands = np.array_split(d[lo:hi], SEGMENTS, axis=0)
+        return np.median(np.stack([b.mean(axis=0) for b in bands]), axis=0)
+    return along(dark), along(dark.T)
+
+
+def locate_border(profile: np.ndarray, guess: float, reach: float) -> float:
+    """The centre of the strongest ridge of ``profile`` within ``reach`` of ``guess`` (centroid of
+    its part above half its height); ``guess`` when there is nothing there."""
+    n = len(profile)
+    a, b = max(0, int(guess - reach)), min(n, int(guess + reach) + 1)
+    if b - a < 3:
+        return guess
+    window = profile[a:b]
+    peak = int(np.argmax(window))
+    top = window[peak]
+    if top <= 0:
+        return guess
+    left = peak
+    while left > 0 and window[left - 1] >= top / 2:
+        left -= 1
+    right = peak
+    while right < len(window) - 1 and window[right + 1] >= top / 2:
+        right += 1
+    part = window[left:right + 1]
+    return a + float(np.sum(np.arange(left, right + 1) * part) / np.sum(part))
+
+
+def count_cells(col: np.ndarray, row: np.ndarray, span: tuple[float, float, float, float]) -> tuple[int, float, float]:
+    """``(N, score, contrast)``: the largest N in 3..16 whose evenly spaced inner lines between the
+    borders ``span = (x0, x1, y0, y1)`` all stand out from the cell middles by at least half the
+    best contrast of any N. ``(0, 0, 0)`` when no N shows any contrast."""
+    contrasts = {}
+    for n in range(MIN_N, MAX_N + 1):
+        lines, mids = [], []
+        for profile, (a, b) in ((col, span[:2]), (row, span[2:])):
+            step = (b - a) / n
+            tol = max(1, int(round(0.08 * step)))
+            for i in range(1, n):
+                p = int(round(a + i * step))
+                lines.append(profile[max(0, p - tol):p + tol + 1].max())
+            for i in range(n):
+                p = int(round(a + (i + 0.5) * step))
+                mids.append(profile[max(0, p - tol):p + tol + 1].mean())
+        contrasts[n] = float(np.quantile(lines, 0.2) - np.quantile(mids, 0.8))
+    best = max(contrasts.values())
+    if best <= 0:
+        return 0, 0.0, 0.0
+    n = max(k for k, v in contrasts.items() if v >= 0.5 * best)
+    return n, float(best), contrasts[n]
+
+
+def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> np.ndarray | None:
+    """Quadratic coefficients (``np.polyfit`` order) of one border side in the probe: for a
+    vertical side (``axis=0``) x as a function of y, else y of x. None when too few slices show it."""
+    d = dark if axis == 0 else dark.T
+    ts, ps = [], []
+    for band_lo in range(lo, hi - 4, max(4, (hi - lo) // SEGMENTS)):
+        band = d[band_lo:band_lo + max(4, (hi - lo) // SEGMENTS)]
+        profile = band.mean(axis=0)
+        pos = locate_border(profile, guess, reach)
+        a, b = max(0, int(guess - reach)), int(guess + reach) + 1
+        if profile[a:b].max() > 0.25:
+            ts.append(band_lo + band.shape[0] / 2)
+            ps.append(pos)
+    if len(ts) < 6:
+        return None
+    ts, ps = np.array(ts), np.array(ps)
+    keep = np.abs(ps - np.median(ps)) < reach
+    for _ in range(2):
+        if keep.sum() < 6:
+            return None
+        coef = np.polyfit(ts[keep], ps[keep], 2)
+        keep = np.abs(np.polyval(coef, ts) - ps) < max(1.5, 2.5 * np.std(np.polyval(coef, ts[keep]) - ps[keep]))
+    return np.polyfit(ts[keep], ps[keep], 2) if keep.sum() >= 6 else None
+
+
+def side_corners(sides: list[np.ndarray]) -> np.ndarray:
+    """Corners where the fitted sides (left, right: x of y; top, bottom: y of x) meet, TL TR BR BL."""
+    left, right, top, bottom = sides
+    corners = []
+    for vertical, horizontal in ((left, top), (right, top), (right, bottom), (left, bottom)):
+        x, y = np.polyval(vertical, 0.0), np.polyval(horizontal, 0.0)
+        for _ in range(20):
+            x = np.polyval(vertical, y)
+            y = np.polyval(horizontal, x)
+        corners.append((x, y))
+    return np.array(corners)
+
+
+def pyramid(gray: np.ndarray, levels: int = 4) -> list[np.ndarray]:
+    """The image halved ``levels`` times (level k is 2**-k of the original), smallest last."""
+    out = [gray]
+    for _ in range(levels - 1):
+        if min(out[-1].shape) < 64:
+            break
+        out.append(cv2.pyrDown(out[-1]))
+    return out
+
+
+def warp_square(levels: list[np.ndarray], quad: np.ndarray, side: int, margin: float) -> np.ndarray:
+    """``quad`` (level-0 coordinates) warped to a square of ``side`` with ``margin``, sampled from
+    the pyramid level nearest above the target scale so thin lines are averaged, not skipped; the
+    outside is filled with the median grey (paper), not replicated."""
+    edge = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max()
+    shrink = (side - 2 * margin) / max(edge, 1.0)
+    k = int(np.clip(np.floor(np.log2(1.0 / max(shrink, 1e-6))), 0, len(levels) - 1))
+    f = 0.5 ** k
+    src = levels[k]
+    h = square_homography((quad + 0.5) * f - 0.5, side, margin)
+    fill = float(np.median(src[::4, ::4]))
+    return cv2.warpPerspective(src, h, (side, side), flags=cv2.INTER_LINEAR,
+                               borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+
+
+def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
+    """Warp ``quad`` square and read it: refined corners, N and scores; None if it shows no grid."""
+    side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
+    h = square_homography(quad, side, margin)
+    warped = warp_square(levels, quad, side, margin)
+    dark = darkness(warped, side // 24)
+    lo, hi = int(margin), int(side - margin)
+    col, row = line_profiles(dark, lo, hi)
+    reach = 0.5 * margin + 2
+    x0, x1 = locate_border(col, margin, reach), locate_border(col, side - 1 - margin, reach)
+    y0, y1 = locate_border(row, margin, reach), locate_border(row, side - 1 - margin, reach)
+    n, _, contrast = count_cells(col, row, (x0, x1, y0, y1))
+    if n == 0 or contrast < MIN_CONTRAST * 0.5:
+        return None
+    fits = [fit_side(dark, 0, x0, reach, lo, hi), fit_side(dark, 0, x1, reach, lo, hi),
+            fit_side(dark, 1, y0, reach, lo, hi), fit_side(dark, 1, y1, reach, lo, hi)]
+    defaults = [np.array([0, 0, x0]), np.array([0, 0, x1]), np.array([0, 0, y0]), np.array([0, 0, y1])]
+    sides = [f if f is not None else d for f, d in zip(fits, defaults)]
+    inner = side_corners(sides)
+    back = cv2.perspectiveTransform(inner.reshape(1, 4, 2).astype(np.float64), np.linalg.inv(h))[0]
+    area = cv2.contourArea(back.astype(np.float32))
+    cells = _cell_centres(dark, (x0, x1, y0, y1), n)
+    return Probe(back, n, contrast * np.sqrt(area), contrast, cells)
+
+
+def _cell_centres(dark: np.ndarray, span: tuple[float, float, float, float], n: int) -> float:
+    """Mean darkness of the central third of every cell (big digits make it high)."""
+    x0, x1, y0, y1 = span
+    xs = np.linspace(x0, x1, 3 * n + 1)[1::3]
+    ys = np.linspace(y0, y1, 3 * n + 1)[1::3]
+    step = (x1 - x0) / (3 * n)
+    total = [dark[int(y):int(y + step) + 1, int(x):int(x + step) + 1].mean() for y in ys for x in xs]
+    return float(np.mean(total))
+
+
+# ---------------------------------------------------------------------------------------------
+# 4. Choosing
+# ---------------------------------------------------------------------------------------------
+
+def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
+    """The best probe and notes for people. Among grids of similar score and size that do not
+    overlap (a puzzle beside its solved copy) the one with the least ink in its cell centres wins."""
+    best = max(probes, key=lambda p: p.score)
+    twins = [p for p in probes if p.score >= TWIN_SCORE * best.score and p.size == best.size
+             and _disjoint(p.corners, best.corners)]
+    if not twins:
+        return best, ()
+    pick = min([best] + twins, key=lambda p: p.centre_ink)
+    return pick, (f"{len(twins) + 1} grids found side by side; took the one with clues and fewer digits",)
+
+
+def _disjoint(a: np.ndarray, b: np.ndarray) -> bool:
+    """True if two quads hardly overlap (their boxes share under 10 % of the smaller one)."""
+    ax0, ay0, ax1, ay1 = *a.min(axis=0), *a.max(axis=0)
+    bx0, by0, bx1, by1 = *b.min(axis=0), *b.max(axis=0)
+    ix = max(0.0, min(ax1, bx1) - max(ax0, bx0))
+    iy = max(0.0, min(ay1, by1) - max(ay0, by0))
+    smaller = min((ax1 - ax0) * (ay1 - ay0), (bx1 - bx0) * (by1 - by0))
+    return ix * iy < 0.1 * smaller
+
+
+# ---------------------------------------------------------------------------------------------
+# 5. Rectifying and snapping
+# ---------------------------------------------------------------------------------------------
+
+def rectify(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rectified RGB side×side, homography original→rectified)`` with the corners on the square's
+    edges. Warps from a shrunk copy near the target scale so thin lines are averaged, not skipped."""
+    rgb = image if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
+    rgb = np.ascontiguousarray(rgb[..., :3])
+    edge = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max()
+    shrink = min(1.0, 1.5 * side / max(edge, 1.0))
+    src, pts = rgb, corners
+    if shrink < 0.9:
+        src = cv2.resize(rgb, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        pts = (corners + 0.5) * shrink - 0.5
+    h_small = square_homography(pts, side, 0.0)
+    warped = cv2.warpPerspective(src, h_small, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return warped, square_homography(corners, side, 0.0)
+
+
+def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
+    """N+1 line positions: the ends fixed on the border, each inner line moved to the darkness
+    ridge within a quarter cell of its even position (kept there when no ridge stands out)."""
+    side = len(profile)
+    step = (side - 1) / n
+    lines = [0.0]
+    for i in range(1, n):
+        guess = i * step
+        pos = locate_border(profile, guess, 0.25 * step)
+        lines.append(pos if abs(pos - guess) < 0.25 * step else guess)
+    lines.append(float(side - 1))
+    return tuple(lines)
+
+
+# ---------------------------------------------------------------------------------------------
+# The stage
+# ---------------------------------------------------------------------------------------------
+
+def find_grid(image: np.ndarray) -> GridFind:
+    """Find the KenKen grid in an RGB (or grey) image: corners, N, rectified square, snapped lines.
+
+    Raises :class:`NoPuzzleFound` (with a message for people) when no candidate outline shows a
+    grid of 3..16 cells with visible lines.
+    """
+    if image is None or image.size == 0 or min(image.shape[:2]) < 32:
+        raise NoPuzzleFound("The image is empty or too small to hold a puzzle.")
+    gray, scale = work_copy(image)
+    levels = pyramid(gray)
+    probes = [p for p in (probe(levels, q) for q in candidate_quads(gray)) if p is not None]
+    probes = [p for p in probes if p.contrast >= MIN_CONTRAST]
+    if not probes:
+        raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
+    best, notes = choose(probes)
+    corners = (best.corners + 0.5) / scale - 0.5
+    n = best.size
+    side = n * CELL_PX
+    rectified, homography = rectify(image, corners, side)
+    dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
+    col, row = line_profiles(dark, 0, side)
+    confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
+    return GridFind(corners=corners, size=n, rectified=rectified, lines_x=snap_lines(col, n),
+                    lines_y=snap_lines(row, n), homography=homography, confidence=confidence, notes=notes)
