@@ -1,0 +1,55 @@
+"""Clue reading: the tesseract wrapper, the operator/glyph classifier, and clues read on renderings."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from solver.generator import GeneratorOptions, generate
+from ui.render import render
+from vision.clues import read_clues, rectify
+from vision.errors import TesseractMissing, VisionError
+from vision.operators import CLUE_CLASSES, OPERATORS, clue_glyph_model, training_glyphs
+from vision.tesseract import FakeEngine, NullEngine, TesseractEngine
+
+
+def test_missing_tesseract_is_reported_with_an_install_hint():
+    engine = TesseractEngine(command="/nonexistent/bin/tesseract")
+    with pytest.raises(TesseractMissing) as caught:
+        engine.read_lines([np.full((20, 40), 255, np.uint8)])
+    assert isinstance(caught.value, VisionError)
+    assert "apt-get install tesseract-ocr" in str(caught.value)
+
+
+def test_null_and_fake_engines_spawn_nothing():
+    crops = [np.full((10, 10), 255, np.uint8)] * 2
+    assert [r.text for r in NullEngine().read_lines(crops)] == ["", ""]
+    assert [r.text for r in FakeEngine((("12", 0.9),)).read_lines(crops)] == ["12", ""]
+
+
+def test_glyph_classifier_on_fresh_glyphs():
+    model = clue_glyph_model()
+    features, labels = training_glyphs(range(9000, 9016))
+    predicted = model.probabilities(features).argmax(1)
+    ops = np.isin(labels, [CLUE_CLASSES.index(op) for op in OPERATORS])
+    assert (predicted == labels).mean() >= 0.85
+    assert (predicted[ops] == labels[ops]).mean() >= 0.8
+
+
+@pytest.mark.xfail(reason="target 97% on degraded operator glyphs not reached yet (about 88%)", strict=False)
+def test_operator_accuracy_target():
+    model = clue_glyph_model()
+    features, labels = training_glyphs(range(9100, 9140))
+    ops = np.isin(labels, [CLUE_CLASSES.index(op) for op in OPERATORS])
+    assert (model.probabilities(features[ops]).argmax(1) == labels[ops]).mean() >= 0.97
+
+
+@pytest.mark.parametrize("style", ["newspaper", "app", "web"])
+def test_clues_read_on_clean_renderings(style):
+    made = generate(GeneratorOptions(size=5), 17)
+    rendering = render(made.puzzle, style, seed=17, cell_px=80)
+    grid = rectify(rendering.image, rendering.corners, rendering.size)
+    anchors = {cage.anchor: cage for cage in made.puzzle.cages}
+    readings = read_clues(grid, list(anchors), engine=NullEngine())
+    right = sum(readings[cell].best is not None and readings[cell].best[:2] == (cage.op, cage.target)
+                for cell, cage in anchors.items())
+    assert right >= 0.9 * len(anchors)

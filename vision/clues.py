@@ -1,0 +1,414 @@
+"""Reading clue labels (target number + operator) in the top-left corner of cells.
+
+Algorithm, per cell:
+
+1. *Patch* (:func:`cell_patch`): the cell of the rectified grid, with a margin of an eighth of a
+   cell on each side, resampled to a fixed 64 px cell, as *darkness* (0 paper … 1 ink) after
+   dividing by a local paper estimate (a grey dilation), so shadows and coloured screens flatten.
+2. *Ink and walls* (:func:`ink_components`): darkness above a threshold; a component spanning most
+   of the cell is a wall or grid line: its line rows (or columns) are removed and what is left of it
+   (glyphs touching the wall) is kept; short thin bits along the cell edge (dotted lines) go.
+3. *Label* (:func:`label_glyphs`): the leftmost digit-high component starting near the top-left is
+   the anchor; components to its right on the same text line, each within a glyph's gap of the
+   last, join it. Components overlapping in x form one glyph (÷, :); a glyph far wider than a digit
+   is split at its thinnest column (touching digits).
+4. *Classify* (:mod:`vision.operators`): each glyph gets probabilities over digits and operators.
+   The last glyph is the operator when the model says so; the rest is the number.
+5. *OCR* (:mod:`vision.tesseract`): the number crops of every doubtful label (or all, with
+   ``ocr='always'``) are read by one tesseract run with a digit whitelist; agreement with the
+   classifier raises confidence, disagreement yields both readings as alternatives.
+6. *No operators printed*: when no label read has an operator glyph, every label gets ``'?'``.
+
+Public API: :func:`read_clues`, :func:`clue_presence`, :func:`label_glyphs`, :func:`rectify`.
+
+Example::
+
+    grid = rectify(photo, corners, size)            # or the grid finder's GridFind
+    readings = read_clues(grid, [cage.anchor for cage in puzzle.cages])
+    readings[(0, 0)].best                            # ('*', 12, 0.97)
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .model import Cell, ClueReading, GridFind
+from .operators import (CLUE_CLASSES, DIGIT_CLASSES, OPERATORS, Glyph, GlyphModel, clue_glyph_model,
+                        glyph_features)
+from .tesseract import DIGITS, OcrEngine, TesseractEngine
+
+CELL = 64
+"""Patch cell side in pixels."""
+MARGIN = 8
+"""Patch margin outside the cell lines, in pixels."""
+PATCH = CELL + 2 * MARGIN
+INK_THRESHOLD = 0.28
+"""Darkness above which a pixel is surely ink."""
+INK_WEAK = 0.15
+"""The lowest ink threshold (for thin, light fonts)."""
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry
+# ---------------------------------------------------------------------------------------------
+
+def rectify(image: np.ndarray, corners: np.ndarray, size: int, cell_px: int = CELL) -> GridFind:
+    """A GridFind from known outer corners (TL, TR, BR, BL): the grid warped to ``size·cell_px``
+    square with evenly spaced lines. For rendered or simulated images whose corners are known."""
+    side = size * cell_px
+    dst = np.float32([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]])
+    h = cv2.getPerspectiveTransform(np.float32(corners), dst)
+    rgb = image if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2RGB)
+    warped = cv2.warpPerspective(rgb, h, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    lines = tuple(float(i * (side - 1) / size) for i in range(size + 1))
+    return GridFind(np.float64(corners), size, warped, lines, lines, h, 1.0)
+
+
+def cell_patch(grid: GridFind, cell: Cell) -> np.ndarray:
+    """The cell's darkness patch (PATCH×PATCH float32, 0 paper … 1 ink); the cell lines sit at
+    MARGIN and MARGIN + CELL."""
+    x0, y0, x1, y1 = grid.cell_box(cell)
+    sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
+    m = np.float32([[sx, 0, MARGIN - x0 * sx], [0, sy, MARGIN - y0 * sy]])
+    grey = grid.rectified if grid.rectified.ndim == 2 else cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY)
+    patch = cv2.warpAffine(grey, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    patch = patch.astype(np.float32)
+    paper = cv2.GaussianBlur(cv2.dilate(patch, np.ones((15, 15), np.uint8)), (0, 0), 3)
+    return np.clip(1 - patch / np.maximum(paper, 1), 0, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Ink, walls and labels
+# ---------------------------------------------------------------------------------------------
+
+def _near_edge(positions: np.ndarray) -> np.ndarray:
+    """Which patch rows/columns lie within 12 px of a cell line (MARGIN or MARGIN + CELL)."""
+    return (np.abs(positions - MARGIN) <= 12) | (np.abs(positions - MARGIN - CELL) <= 12)
+
+
+def _strip_lines(mask: np.ndarray) -> np.ndarray:
+    """The ink mask without wall/grid-line pixels: in every component longer than 60% of a cell,
+    rows (columns) near a cell line with more than 55% of the cell's width (height) inked by it
+    are cleared, with a pixel either side; the rest of the component (glyphs touching it) stays."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    out = mask.copy()
+    inside = slice(MARGIN, MARGIN + CELL)
+    for i in range(1, count):
+        _, _, w, h, _ = stats[i]
+        if w < 0.6 * CELL and h < 0.6 * CELL:
+            continue
+        comp = labels == i
+        cut = np.zeros_like(comp)
+        index = np.arange(PATCH)
+        for r in np.flatnonzero((comp[:, inside].sum(1) > 0.55 * CELL) & _near_edge(index)):
+            cut[max(0, r - 1):r + 2, :] = True
+        for c in np.flatnonzero((comp[inside, :].sum(0) > 0.55 * CELL) & _near_edge(index)):
+            cut[:, max(0, c - 1):c + 2] = True
+        out[comp & cut] = False
+    return out
+
+
+def ink_components(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Connected ink components of a patch after wall removal; ink is darker than about half the
+    corner's darkest text, clamped to INK_WEAK..INK_THRESHOLD: ``(labels, stats)`` as OpenCV gives
+    them, with dotted-line dashes and specks (area < 3) given label 0."""
+    corner = dark[MARGIN + 4:MARGIN + CELL // 2, MARGIN + 4:MARGIN + CELL - 4]
+    peak = float(np.percentile(corner, 99.5))
+    high = max(INK_WEAK, min(INK_THRESHOLD, 0.55 * peak))
+    weak = (dark > high).astype(np.uint8)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
+    strong = np.zeros(count, bool)
+    strong[np.unique(labels[dark > high])] = True
+    strong[0] = False
+    mask = _strip_lines(strong[labels])
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
+    edge_lo, edge_hi = MARGIN + 4, MARGIN + CELL - 4
+    for i in range(1, count):
+        x, y, w, h, area = stats[i]
+        cx, cy = x + w / 2, y + h / 2
+        thin = min(w, h) <= 3 and area < 14
+        near_edge = cx < edge_lo or cy < edge_lo or cx > edge_hi or cy > edge_hi
+        if area < 3 or (thin and near_edge):
+            labels[labels == i] = 0
+            stats[i, 4] = 0
+    return labels, stats
+
+
+@dataclass(frozen=True, eq=False)
+class Label:
+    """A clue label cut into glyphs, left to right."""
+
+    glyphs: tuple[Glyph, ...]
+    top: float
+    """Row where its digits start (patch pixels)."""
+    height: float
+    """Digit height (patch pixels)."""
+    dark: np.ndarray
+    """The cell's darkness patch it was cut from."""
+    anchor_strength: float
+    """0..1: how clearly the first glyph looks like clue text (height and contrast)."""
+
+
+def _line_members(stats: np.ndarray) -> list[int] | None:
+    """Component indices of the clue label's text line, left to right, or None when no component
+    starts a label near the cell's top-left."""
+    order = [i for i in np.argsort(stats[:, 0], kind="stable") if i > 0 and stats[i, 4] > 0]
+    anchor = None
+    for i in order:
+        x, y, w, h, _ = stats[i]
+        if (y < MARGIN + 0.22 * CELL and y + h > MARGIN + 1 and 0.08 * CELL <= h <= 0.45 * CELL
+                and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
+            anchor = i
+            break
+    if anchor is None:
+        return None
+    top, height = stats[anchor, 1], stats[anchor, 3]
+    bottom, right = top + height, stats[anchor, 0] + stats[anchor, 2]
+    members = [anchor]
+    for i in order:
+        x, y, w, h, _ = stats[i]
+        if i == anchor or x < stats[anchor, 0]:
+            continue
+        cy = y + h / 2
+        if (top - 0.35 * height <= cy <= bottom + 0.35 * height and y >= top - 0.6 * height
+                and y + h <= bottom + 0.6 * height and x <= right + 0.9 * height and x < MARGIN + CELL):
+            members.append(i)
+            right = max(right, x + w)
+    return members
+
+
+def _group(members: list[int], stats: np.ndarray) -> list[list[int]]:
+    """Components merged into glyphs where their x ranges overlap by 30% of the narrower one."""
+    groups: list[list[int]] = []
+    for i in sorted(members, key=lambda j: stats[j, 0]):
+        x, w = stats[i, 0], stats[i, 2]
+        if groups:
+            gx0 = min(stats[j, 0] for j in groups[-1])
+            gx1 = max(stats[j, 0] + stats[j, 2] for j in groups[-1])
+            overlap = min(gx1, x + w) - max(gx0, x)
+            if overlap >= 0.3 * min(w, gx1 - gx0):
+                groups[-1].append(i)
+                continue
+        groups.append([i])
+    return groups
+
+
+def _glyph(ids: list[int], labels: np.ndarray, stats: np.ndarray, dark: np.ndarray,
+           cols: tuple[int, int] | None = None) -> Glyph:
+    """The glyph made of components ``ids`` (optionally only columns ``cols`` of them)."""
+    x0 = min(stats[i, 0] for i in ids)
+    x1 = max(stats[i, 0] + stats[i, 2] for i in ids)
+    if cols:
+        x0, x1 = max(x0, cols[0]), min(x1, cols[1])
+    mask = np.isin(labels[:, x0:x1], ids)
+    rows = np.flatnonzero(mask.any(1))
+    y0, y1 = (int(rows[0]), int(rows[-1]) + 1) if len(rows) else (0, 1)
+    ink = np.where(mask[y0:y1], dark[y0:y1, x0:x1], 0).astype(np.float32)
+    return Glyph((int(x0), y0, int(x1), y1), ink, len(ids))
+
+
+def _split_wide(ids: list[int], labels, stats, dark, height: float,
+                cols: tuple[int, int] | None = None) -> list[Glyph]:
+    """One glyph, or several when it is wider than a digit and its column ink profile has a clear
+    valley in its darkest-pixel-per-column profile (touching glyphs): cut at the valley and split both halves again."""
+    glyph = _glyph(ids, labels, stats, dark, cols)
+    x0, _, x1, _ = glyph.box
+    width = x1 - x0
+    if width <= 0.85 * height or width < 6:
+        return [glyph]
+    profile = glyph.ink.max(0)
+    lo, hi = int(0.2 * width), int(np.ceil(0.8 * width))
+    cut = lo + int(np.argmin(profile[lo:hi]))
+    if profile[cut] >= 0.6 * min(profile[:cut].max(), profile[cut + 1:].max()):
+        return [glyph]
+    return (_split_wide(ids, labels, stats, dark, height, (x0, x0 + cut))
+            + _split_wide(ids, labels, stats, dark, height, (x0 + cut, x1)))
+
+
+def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None) -> Label | None:
+    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none."""
+    dark = cell_patch(grid, cell) if dark is None else dark
+    labels, stats = ink_components(dark)
+    members = _line_members(stats)
+    if not members:
+        return None
+    digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
+    height = float(np.median(digit_like))
+    top = float(np.median([stats[i, 1] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]))
+    glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height)]
+    a = members[0]
+    contrast = float(np.percentile(dark[labels == a], 90)) if (labels == a).any() else 0.0
+    strength = float(np.clip(contrast / 0.5, 0, 1) * np.clip(stats[a, 3] / (0.12 * CELL), 0, 1))
+    return Label(tuple(glyphs), top, height, dark, strength)
+
+
+# ---------------------------------------------------------------------------------------------
+# Presence
+# ---------------------------------------------------------------------------------------------
+
+def clue_presence(grid: GridFind) -> dict[Cell, float]:
+    """For every cell, the probability (0..1) that a clue label is printed in its top-left corner.
+    Cheap: segmentation only, no OCR and no classifier."""
+    out = {}
+    for r in range(grid.size):
+        for c in range(grid.size):
+            label = label_glyphs(grid, (r, c))
+            out[(r, c)] = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class GlyphVotes:
+    """The classifier's view of one label: the operator (or None) and per-digit probabilities."""
+
+    op_probs: dict[str, float]
+    """Probabilities of '+', '-', '*', '/' and 'none' for the last glyph."""
+    digit_probs: tuple[np.ndarray, ...]
+    """For each number glyph (operator glyph excluded when there is one): 10 probabilities."""
+    has_op: bool
+
+
+def classify_label(label: Label, model: GlyphModel) -> GlyphVotes:
+    """Classify every glyph of a label: is the last one an operator, and which digits are the rest."""
+    feats = np.stack([glyph_features(g, label.top, label.height) for g in label.glyphs])
+    probs = model.probabilities(feats)
+    index = {c: i for i, c in enumerate(model.classes)}
+    last = probs[-1]
+    op_probs = {op: float(last[index[op]]) for op in OPERATORS}
+    op_probs["none"] = float(sum(last[index[d]] for d in DIGIT_CLASSES))
+    has_op = len(label.glyphs) >= 2 and op_probs["none"] < 0.5
+    digit_rows = probs[:-1] if has_op else probs
+    digits = tuple(row[[index[d] for d in DIGIT_CLASSES]] / max(1e-9, row[[index[d] for d in DIGIT_CLASSES]].sum())
+                   for row in digit_rows)
+    return GlyphVotes(op_probs, digits, has_op)
+
+
+def number_alternatives(digit_probs: tuple[np.ndarray, ...], keep: int = 3) -> list[tuple[int, float]]:
+    """The most likely numbers from per-digit probabilities (the best, and the best with one digit
+    swapped for its runner-up), as ``(number, probability)``; empty when there are no digits."""
+    if not digit_probs:
+        return []
+    best = [int(np.argmax(p)) for p in digit_probs]
+    p_best = float(np.prod([p[b] for p, b in zip(digit_probs, best)]))
+    out = {_number(best): p_best}
+    for k, p in enumerate(digit_probs):
+        second = int(np.argsort(p)[-2])
+        alt = best.copy()
+        alt[k] = second
+        out.setdefault(_number(alt), p_best * float(p[second]) / max(1e-9, float(p[best[k]])))
+    ranked = sorted(out.items(), key=lambda kv: -kv[1])
+    return [(n, float(p)) for n, p in ranked[:keep] if n is not None]
+
+
+def _number(digits: list[int]) -> int | None:
+    """The number written by the digits; None for a leading zero."""
+    if not digits or (digits[0] == 0 and len(digits) > 1):
+        return None
+    return int("".join(map(str, digits)))
+
+
+def label_crop(label: Label) -> np.ndarray:
+    """The whole label (number and operator) as a grey image, dark ink on white, a little padded."""
+    x0 = min(g.box[0] for g in label.glyphs)
+    x1 = max(g.box[2] for g in label.glyphs)
+    y0 = int(max(0, label.top - 0.3 * label.height))
+    y1 = int(min(PATCH, label.top + 1.3 * label.height))
+    ink = np.zeros((y1 - y0, x1 - x0), np.float32)
+    for g in label.glyphs:
+        gx0, gy0, gx1, gy1 = g.box
+        ys, ye = max(gy0, y0), min(gy1, y1)
+        if ye > ys:
+            region = ink[ys - y0:ye - y0, gx0 - x0:gx1 - x0]
+            np.maximum(region, g.ink[ys - gy0:ye - gy0], out=region)
+    grey = (255 * (1 - np.clip(ink / 0.6, 0, 1))).astype(np.uint8)
+    pad = max(2, int(0.3 * label.height))
+    return cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
+
+
+OCR_CHARS = DIGITS + "+-x*/:"
+OCR_OPS = {"+": "+", "-": "-", "x": "*", "*": "*", "/": "/", ":": "/"}
+
+
+def split_text(text: str) -> tuple[int | None, str | None]:
+    """Tesseract's label text as ``(number, op)``: the leading digits and the operator its first
+    non-digit stands for (None for either when absent or unreadable)."""
+    digits = ""
+    for ch in text:
+        if not ch.isdigit():
+            break
+        digits += ch
+    rest = text[len(digits):]
+    number = int(digits) if digits and not (len(digits) > 1 and digits[0] == "0") else None
+    return number, (OCR_OPS.get(rest[0]) if rest else None)
+
+
+def combine(cell: Cell, votes: GlyphVotes, ocr: tuple[str, float] | None, no_ops: bool) -> ClueReading:
+    """The alternatives ``(op, target, probability)`` of one label, best first, from the
+    classifier's votes and (optionally) tesseract's ``(text, confidence)`` of the whole label.
+    Tesseract's number is preferred (it reads touching digits); the classifier's joins as the
+    alternative, or confirms it."""
+    numbers = number_alternatives(votes.digit_probs)
+    t_number, t_op = split_text(ocr[0]) if ocr else (None, None)
+    if t_number is not None:
+        conf = ocr[1]
+        ranked = {n: 0.3 * p for n, p in numbers}
+        agree = bool(numbers) and numbers[0][0] == t_number
+        ranked[t_number] = 1 - (1 - conf) * (1 - numbers[0][1]) * 0.5 if agree else max(0.5, 0.85 * conf)
+        numbers = sorted(ranked.items(), key=lambda kv: -kv[1])
+    if not numbers:
+        return ClueReading(cell, ())
+    if no_ops:
+        ops = [("?", 1.0)]
+    elif votes.has_op:
+        ops = sorted(((op, votes.op_probs[op]) for op in OPERATORS), key=lambda kv: -kv[1])[:2]
+    elif t_op is not None:
+        ops = [(t_op, 0.6), ("=", 0.4)]
+    else:
+        ops = [("=", votes.op_probs["none"])]
+    total = sum(p for _, p in ops)
+    alts = [(op, int(n), pn * po / total) for n, pn in numbers[:3] for op, po in ops]
+    alts.sort(key=lambda a: -a[2])
+    return ClueReading(cell, tuple((op, n, round(float(p), 4)) for op, n, p in alts))
+
+
+def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
+               model: GlyphModel | None = None, ocr: str = "doubtful",
+               doubt: float = 0.9) -> dict[Cell, ClueReading]:
+    """Read the clue label in the top-left corner of each of ``cells``.
+
+    Returns one :class:`ClueReading` per cell (empty alternatives when no label is seen there).
+    Numbers come from the glyph classifier and, for labels whose best reading is below ``doubt``
+    (``ocr='doubtful'``), for all (``'always'``) or none (``'never'``), from one batched tesseract
+    run of ``engine`` (default :class:`TesseractEngine`). When no label has an operator glyph the
+    puzzle is taken as printed without operators and every op is ``'?'``; otherwise a label
+    without an operator reads ``'='``. Raises TesseractMissing/TesseractFailed from the engine.
+    """
+    model = model or clue_glyph_model()
+    cells = list(cells)
+    labels = {cell: label_glyphs(grid, cell) for cell in cells}
+    votes = {cell: classify_label(lab, model) for cell, lab in labels.items() if lab is not None}
+    doubtful = [cell for cell, v in votes.items()
+                if ocr == "always" or (ocr == "doubtful" and _best_number_p(v) < doubt)]
+    texts: dict[Cell, tuple[str, float]] = {}
+    if doubtful and ocr != "never":
+        engine = engine or TesseractEngine()
+        readings = engine.read_lines([label_crop(labels[c]) for c in doubtful], whitelist=OCR_CHARS)
+        texts = {c: (r.text, r.confidence) for c, r in zip(doubtful, readings) if r.text}
+    no_ops = bool(votes) and not any(v.has_op or split_text(texts.get(c, ("", 0))[0])[1]
+                                     for c, v in votes.items())
+    return {cell: (combine(cell, votes[cell], texts.get(cell), no_ops) if cell in votes else ClueReading(cell, ()))
+            for cell in cells}
+
+
+def _best_number_p(votes: GlyphVotes) -> float:
+    """Probability of the classifier's best number times its operator decision's."""
+    numbers = number_alternatives(votes.digit_probs, keep=1)
+    op = max(votes.op_probs.values()) if votes.has_op else votes.op_probs["none"]
+    return (numbers[0][1] if numbers else 0.0) * op
