@@ -175,6 +175,17 @@ def line_profiles(dark: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.nd
     return along(dark), along(dark.T)
 
 
+def ridges(profile: np.ndarray, widths: tuple[int, ...] = (3, 6, 12)) -> np.ndarray:
+    """The profile's ridges: how much each point is darker than both points ``w`` away, the best
+    over ``widths`` (a line is a ridge; the edge of a dark surround is not)."""
+    out = np.zeros_like(profile)
+    for w in widths:
+        padded = np.pad(profile, w, mode="edge")
+        left, right = padded[:-2 * w], padded[2 * w:]
+        out = np.maximum(out, np.minimum(profile - left, profile - right))
+    return np.clip(out, 0.0, None)
+
+
 def locate_border(profile: np.ndarray, guess: float, reach: float) -> float:
     """The centre of the strongest ridge of ``profile`` within ``reach`` of ``guess`` (centroid of
     its part above half its height); ``guess`` when there is nothing there."""
@@ -279,7 +290,7 @@ def warp_square(levels: list[np.ndarray], quad: np.ndarray, side: int, margin: f
     f = 0.5 ** k
     src = levels[k]
     h = square_homography((quad + 0.5) * f - 0.5, side, margin)
-    fill = float(np.median(src[::4, ::4]))
+    fill = float(np.percentile(src[::4, ::4], 95))
     return cv2.warpPerspective(src, h, (side, side), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
 
@@ -291,7 +302,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     warped = warp_square(levels, quad, side, margin)
     dark = darkness(warped, side // 24)
     lo, hi = int(margin), int(side - margin)
-    col, row = line_profiles(dark, lo, hi)
+    col, row = (ridges(p) for p in line_profiles(dark, lo, hi))
     reach = 0.5 * margin + 2
     x0, x1 = locate_border(col, margin, reach), locate_border(col, side - 1 - margin, reach)
     y0, y1 = locate_border(row, margin, reach), locate_border(row, side - 1 - margin, reach)
