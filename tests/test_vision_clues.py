@@ -35,7 +35,7 @@ def test_glyph_classifier_on_fresh_glyphs():
     assert (predicted[ops] == labels[ops]).mean() >= 0.8
 
 
-@pytest.mark.xfail(reason="target 97% on degraded operator glyphs not reached yet (about 88%)", strict=False)
+@pytest.mark.xfail(reason="target 97% on degraded operator glyphs not reached yet (about 88%)", strict=True)
 def test_operator_accuracy_target():
     model = clue_glyph_model()
     features, labels = training_glyphs(range(9100, 9140))

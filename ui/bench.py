@@ -54,6 +54,19 @@ def keen_rows(dirs: list[Path], repeat: int) -> list[dict]:
     return rows
 
 
+def generated_rows(sizes: list[int], count: int, seed: int, repeat: int) -> list[dict]:
+    """One row per size of generated puzzles (generation itself is not timed)."""
+    from solver.generator import GeneratorOptions, generate_many
+    rows = []
+    for n in sizes:
+        puzzles = [made.puzzle for made in generate_many(GeneratorOptions(size=n), count, seed)]
+        times = time_puzzles(puzzles, repeat)
+        rows.append({"set": f"{n}x{n} generated", "source": f"kensnap generate --size {n} --seed {seed}",
+                     "count": len(times), "median_ms": round(statistics.median(times), 2),
+                     "p95_ms": round(percentile(times, 0.95), 2), "max_ms": round(max(times), 2)})
+    return rows
+
+
 def run_bench(args) -> int:
     """Print the benchmark table (or JSON rows); returns an exit code."""
     dirs = [Path(d) for d in args.dirs] or [d for d in DEFAULT_DIRS if d.is_dir()][:1]
@@ -62,6 +75,8 @@ def run_bench(args) -> int:
         print(f"kensnap: bench: no such folder: {', '.join(missing) or DEFAULT_DIRS[0]}", file=__import__('sys').stderr)
         return 2
     rows = keen_rows(dirs, args.repeat)
+    if args.generated:
+        rows += generated_rows(args.generated, args.count, args.seed, args.repeat)
     if args.json:
         for row in rows:
             print(json.dumps(row))

@@ -252,6 +252,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("bench", help="time solving + uniqueness proof per size and difficulty")
     p.add_argument("dirs", nargs="*", metavar="DIR", help="folders of Keen ID files (default: ../shared/puzzles/keen)")
     p.add_argument("--repeat", type=int, default=3, help="timings per puzzle, the median is kept (default 3)")
+    p.add_argument("--generated", type=int, nargs="*", default=[12, 16], metavar="N",
+                   help="also time generated puzzles of these sizes (default 12 16; none: --generated)")
+    p.add_argument("--count", type=int, default=10, help="generated puzzles per size (default 10)")
+    p.add_argument("--seed", type=int, default=2026, help="seed of the generated puzzles")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
     p.set_defaults(run=cmd_bench)
 
