@@ -21,11 +21,10 @@ from functools import lru_cache
 from .cage_tuples import TooManyTuples, allowed_tuples
 from .puzzle import Cage, Puzzle
 
-def table_budget(n: int) -> int:
-    """How many digits (tuples × cells) a cage's tuple table may hold before the cage is encoded
-    arithmetically: tables propagate best, so small grids keep them all; above 9×9 the budget keeps
-    a 16×16 puzzle under about 100k clauses."""
-    return 24000 if n <= 9 else 4000
+TABLE_DIGITS = 24000
+"""A cage whose tuple table would hold more digits than this (tuples × cells) is encoded arithmetically."""
+CLAUSE_BUDGET = 100_000
+"""Past this many clauses in all, the largest tables are replaced by arithmetic layers (16×16 sums)."""
 
 
 def var(n: int, r: int, c: int, v: int) -> int:
@@ -57,16 +56,26 @@ class CageEncoding:
     top: int
 
 
-def encode_cage(cage: Cage, n: int, long_minus_divide: bool, top: int) -> CageEncoding:
-    """Encode one cage with fresh variables above ``top``."""
+def encode_cage(cage: Cage, n: int, long_minus_divide: bool, top: int,
+                tuples: tuple[tuple[int, ...], ...] | None | str = "auto") -> CageEncoding:
+    """Encode one cage with fresh variables above ``top``: by its tuple table, or arithmetically when
+    ``tuples`` is None (``"auto"`` lists the table, falling back to arithmetic when it is too big)."""
     act = top + 1
-    try:
-        tuples = allowed_tuples(cage, n, long_minus_divide, limit=table_budget(n) // len(cage.cells))
-    except TooManyTuples:
+    if tuples == "auto":
+        tuples = cage_table(cage, n, long_minus_divide)
+    if tuples is None:
         clauses, new_top = _arithmetic_clauses(cage, n, long_minus_divide, act)
         return CageEncoding(act, tuple(clauses), None, new_top)
     clauses, new_top = _tuple_clauses(cage, n, tuples, act)
     return CageEncoding(act, tuple(clauses), tuples, new_top)
+
+
+def cage_table(cage: Cage, n: int, long_minus_divide: bool) -> tuple[tuple[int, ...], ...] | None:
+    """The cage's tuple table, or None when it would hold more than TABLE_DIGITS digits."""
+    try:
+        return allowed_tuples(cage, n, long_minus_divide, limit=TABLE_DIGITS // len(cage.cells))
+    except TooManyTuples:
+        return None
 
 
 def _tuple_clauses(cage: Cage, n: int, tuples, act: int) -> tuple[list, int]:
@@ -168,13 +177,25 @@ class PuzzleEncoding:
 
 
 def encode(puzzle: Puzzle) -> PuzzleEncoding:
-    """Encode a puzzle. Entries are not encoded: the engine assumes them when it checks a grid."""
+    """Encode a puzzle. Entries are not encoded: the engine assumes them when it checks a grid.
+
+    Tables propagate best, so every cage keeps its table unless the whole encoding would pass
+    CLAUSE_BUDGET; then the largest tables give way to arithmetic layers, largest first.
+    """
     n = puzzle.size
-    top = n ** 3
     lmd = puzzle.long_minus_divide
+    tables = [cage_table(cage, n, lmd) for cage in puzzle.cages]
+    cost = lambda i: len(tables[i]) * len(puzzle.cages[i].cells) + len(puzzle.cages[i].cells) * n + 1
+    total = 3 * n * n + sum(cost(i) if t is not None else 2000 for i, t in enumerate(tables))
+    for i in sorted((i for i, t in enumerate(tables) if t is not None), key=cost, reverse=True):
+        if total <= CLAUSE_BUDGET:
+            break
+        total -= cost(i) - 2000
+        tables[i] = None
+    top = n ** 3
     cages = []
-    for cage in puzzle.cages:
-        enc = encode_cage(cage, n, lmd, top)
+    for cage, table in zip(puzzle.cages, tables):
+        enc = encode_cage(cage, n, lmd, top, table)
         cages.append(enc)
         top = enc.top
     return PuzzleEncoding(n, latin_groups(n), tuple(cages), top)
