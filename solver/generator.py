@@ -1,9 +1,9 @@
 """Random KenKen puzzles that have exactly one solution.
 
 Algorithm. A solution grid is drawn first: a random Latin square from the Jacobson–Matthews Markov
-chain (N³ steps from the cyclic square, then a random permutation of rows, columns and symbols; the
-chain's stationary distribution is uniform over all Latin squares, and a random isotopy keeps it
-so). The grid is cut into cages by growing each cage from the free cell with the fewest free
+chain (about N³ moves from the cyclic square, then a random permutation of rows, columns and
+symbols; the chain is uniform over all Latin squares in the long run, and a random isotopy keeps
+it so). The grid is cut into cages by growing each cage from the free cell with the fewest free
 neighbours (so few cells are left stranded) to a size drawn from ``cage_weights``; a stranded single
 cell joins a neighbouring cage with room. Every cage gets a clue computed from its digits: an
 operator drawn from the ones the digits allow (``/`` only when the division is exact, ``-`` and ``/``
@@ -90,36 +90,53 @@ class GeneratedPuzzle:
 
 # -- the solution grid ---------------------------------------------------------------------------
 def random_latin_square(n: int, rng: random.Random, steps: int | None = None) -> Solution:
-    """A random N×N Latin square on digits 1..N (Jacobson–Matthews chain, ``steps`` moves, N³ by default).
+    """A random N×N Latin square on digits 1..N: the Jacobson–Matthews chain, then a random isotopy.
 
     The chain walks over incidence cubes (cube[r][c][s] = 1 when cell (r, c) holds symbol s), passing
-    through "improper" cubes with one −1 entry; it stops after ``steps`` moves at the next proper one.
+    through "improper" cubes with one −1 entry. Its proper cubes are uniform in the long run; the
+    square is the cube at the first of the times ``steps`` (N³ by default), + N², + 2·N², … that is
+    proper. (Stopping at the very first proper cube instead would be biased: the cubes the chain
+    enters from an improper one are not uniform, and for N = 4 never the Klein-group squares.)
     """
     cube = [0] * n ** 3
     at = lambda r, c, s: (r * n + c) * n + s  # noqa: E731 - index into the flat cube
     for r in range(n):
         for c in range(n):
             cube[at(r, c, (r + c) % n)] = 1
-    improper: tuple[int, int, int] | None = None
+    improper = None
     moves = n ** 3 if steps is None else steps
     while moves > 0 or improper is not None:
-        if improper is None:
-            r, c, s = rng.randrange(n), rng.randrange(n), rng.randrange(n)
-            if cube[at(r, c, s)]:
-                continue
-        else:
-            r, c, s = improper
-        r1 = rng.choice([x for x in range(n) if cube[at(x, c, s)] == 1])
-        c1 = rng.choice([y for y in range(n) if cube[at(r, y, s)] == 1])
-        s1 = rng.choice([z for z in range(n) if cube[at(r, c, z)] == 1])
-        for index in (at(r, c, s), at(r, c1, s1), at(r1, c, s1), at(r1, c1, s)):
-            cube[index] += 1
-        for index in (at(r, c, s1), at(r, c1, s), at(r1, c, s), at(r1, c1, s1)):
-            cube[index] -= 1
-        improper = (r1, c1, s1) if cube[at(r1, c1, s1)] < 0 else None
+        if moves <= 0:
+            moves = n * n  # improper at a check: look again N² moves later
+        improper = _jacobson_matthews_move(cube, improper, n, rng)
         moves -= 1
     grid = [[next(s for s in range(n) if cube[at(r, c, s)] == 1) for c in range(n)] for r in range(n)]
     return _random_isotope(grid, rng)
+
+
+def _jacobson_matthews_move(cube: list[int], improper: tuple[int, int, int] | None, n: int,
+                            rng: random.Random) -> tuple[int, int, int] | None:
+    """One move of the chain on the flat cube, in place; returns the cube's −1 cell, None when proper.
+
+    From a proper cube it starts at a random 0 cell, from an improper one at its −1 cell (r, c, s);
+    r1, c1, s1 are (one of) the 1 cells in the lines through it. The move adds 1 at (r,c,s),
+    (r,c1,s1), (r1,c,s1), (r1,c1,s) and subtracts 1 at (r,c,s1), (r,c1,s), (r1,c,s), (r1,c1,s1).
+    """
+    at = lambda r, c, s: (r * n + c) * n + s  # noqa: E731
+    if improper is None:
+        r, c, s = rng.randrange(n), rng.randrange(n), rng.randrange(n)
+        while cube[at(r, c, s)]:
+            r, c, s = rng.randrange(n), rng.randrange(n), rng.randrange(n)
+    else:
+        r, c, s = improper
+    r1 = rng.choice([x for x in range(n) if cube[at(x, c, s)] == 1])
+    c1 = rng.choice([y for y in range(n) if cube[at(r, y, s)] == 1])
+    s1 = rng.choice([z for z in range(n) if cube[at(r, c, z)] == 1])
+    for index in (at(r, c, s), at(r, c1, s1), at(r1, c, s1), at(r1, c1, s)):
+        cube[index] += 1
+    for index in (at(r, c, s1), at(r, c1, s), at(r1, c, s), at(r1, c1, s1)):
+        cube[index] -= 1
+    return (r1, c1, s1) if cube[at(r1, c1, s1)] < 0 else None
 
 
 def _random_isotope(grid: list[list[int]], rng: random.Random) -> Solution:
