@@ -11,10 +11,15 @@ on three or more cells only under Calcudoku rules), the target what the digits m
 puzzle has the drawn grid as one solution, usually among many; it is then *repaired*: while the
 engine finds another solution, one cage where the two solutions differ is re-clued (another
 operator), loses a differing cell to a neighbouring cage, or is split in two, choosing a change the
-other solution does not satisfy. Re-clues and moves are limited, so splitting ends the loop: at
-worst every cage becomes a single given cell. Everything random comes from one
-``random.Random(seed)``, so a seed always gives the same puzzle (for the same engine: the repairs
-follow the other solutions the engine finds).
+other solution does not satisfy. Re-clues and moves are limited to 2·N², so splitting ends the loop:
+at worst every cage becomes a single given cell. One SAT solver serves the whole repair (changed
+cages are swapped in by activation literals, the drawn grid is blocked once), and each question gets
+``search_budget`` conflicts: when the engine cannot decide within it (16×16 puzzles with big sums),
+the loosest cage, the one whose clue allows the most digit tuples, gets its tightest clue or is cut
+in two, more of them each time the engine stays undecided. The puzzle is returned only once the
+engine has proved the drawn grid its only solution. Everything random comes from one
+``random.Random(seed)``, and the budget counts conflicts, not seconds, so a seed always gives the
+same puzzle (for the same engine: the repairs follow the other solutions the engine finds).
 
 Import usage::
 
@@ -31,11 +36,15 @@ from itertools import chain, combinations
 from math import prod
 from typing import Iterator
 
-from .cage_tuples import satisfies
+from .cage_tuples import TooManyTuples, allowed_tuples, satisfies
+from .encoding import encode_cage, var
 from .engine import Engine
 from .puzzle import MAX_SIZE, MIN_SIZE, Cage, Cell, Puzzle
 
 Solution = tuple[tuple[int, ...], ...]
+
+LOOSE_LIMIT = 2000
+"""Tuples counted per cage when looking for the loosest one; more count as LOOSE_LIMIT + 1."""
 
 DEFAULT_CAGE_WEIGHTS = (0.06, 0.46, 0.28, 0.12, 0.05, 0.03)
 """Relative weights of cage sizes 1, 2, 3, …: close to the mix of real newspaper and app puzzles."""
@@ -48,7 +57,7 @@ class GeneratorOptions:
     size: int = 9
     """N: the grid is N×N with digits 1..N (3..16)."""
     max_cage: int = 6
-    """No cage has more cells than this."""
+    """No cage has more cells than this (nor more than N)."""
     cage_weights: tuple[float, ...] = DEFAULT_CAGE_WEIGHTS
     """Relative weight of drawing a cage of 1, 2, 3, … cells (sizes past ``max_cage`` are ignored)."""
     hidden_ops: bool = False
@@ -59,21 +68,30 @@ class GeneratorOptions:
     """Every cage of two or more cells is a product."""
     max_product: int = 20_000
     """A product clue above this is not used (a sum is), except in multiplication-only puzzles."""
+    search_budget: int | None = 1_000
+    """SAT conflicts per uniqueness question; past it the loosest cage is tightened (None: no limit)."""
 
     def __post_init__(self) -> None:
         if isinstance(self.size, bool) or not isinstance(self.size, int) or not MIN_SIZE <= self.size <= MAX_SIZE:
             raise ValueError(f"size must be a whole number from {MIN_SIZE} to {MAX_SIZE}, not {self.size!r}")
         if not isinstance(self.max_cage, int) or self.max_cage < 1:
             raise ValueError(f"max_cage must be at least 1, not {self.max_cage!r}")
-        weights = self.cage_weights[: self.max_cage]
+        if self.search_budget is not None and self.search_budget < 1:
+            raise ValueError(f"search_budget must be at least 1 conflict (or None), not {self.search_budget!r}")
+        weights = self.size_weights
         if any(w < 0 for w in weights) or sum(weights) <= 0:
             raise ValueError("cage_weights must be ≥ 0 with a positive weight for some size up to max_cage")
 
     @property
+    def largest_cage(self) -> int:
+        """The most cells a cage may have: ``max_cage``, but never more than N."""
+        return min(self.max_cage, self.size)
+
+    @property
     def size_weights(self) -> tuple[float, ...]:
-        """The weights of cage sizes 1..max_cage (missing sizes weigh 0)."""
-        weights = tuple(self.cage_weights[: self.max_cage])
-        return weights + (0.0,) * (self.max_cage - len(weights))
+        """The weights of cage sizes 1..largest_cage (missing sizes weigh 0)."""
+        weights = tuple(self.cage_weights[: self.largest_cage])
+        return weights + (0.0,) * (self.largest_cage - len(weights))
 
 
 @dataclass(frozen=True)
@@ -279,21 +297,70 @@ def holds(cage: Cage, grid: Solution, calcudoku: bool) -> bool:
     return satisfies(cage.op, cage.target, _digits(cage.cells, grid), calcudoku)
 
 
-# -- repair --------------------------------------------------------------------------------------
-Change = tuple[tuple[int, ...], list[Cage]]
-"""A change to a puzzle's cages: (indexes of the cages removed, the cages added in their place)."""
-
-
+# -- uniqueness ----------------------------------------------------------------------------------
 def build_puzzle(cages: list[Cage], options: GeneratorOptions) -> Puzzle:
     """The Puzzle of these cages under the options' rules."""
     return Puzzle(options.size, tuple(cages), operators_shown=not options.hidden_ops,
                   calcudoku=options.calcudoku)
 
 
-def other_solution(cages: list[Cage], options: GeneratorOptions, solution: Solution) -> Solution | None:
-    """A solution of the puzzle other than ``solution``, or None when the engine proves it unique."""
-    with Engine(build_puzzle(cages, options)) as engine:
-        return engine.find_other(solution)
+class Prover:
+    """One engine kept while a puzzle is repaired: asks for a solution other than ``solution``.
+
+    The solution is blocked once, for good; cages are switched by their activation literals, so a
+    changed cage costs one cage encoding and the solver keeps what it learnt. (This reaches into the
+    engine's PySAT solver: ``Engine`` offers no budget and no way to change a cage.) Use as a
+    context manager.
+    """
+
+    def __init__(self, cages: list[Cage], solution: Solution, options: GeneratorOptions):
+        self.options, self.n = options, options.size
+        self.engine = Engine(build_puzzle(cages, options))
+        self.activation = dict(zip(self.engine.puzzle.cages, self.engine.activations))
+        n = self.n
+        self.engine.solver.add_clause([-var(n, r, c, solution[r][c]) for r in range(n) for c in range(n)])
+
+    def __enter__(self) -> "Prover":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.engine.close()
+
+    def other(self, cages: list[Cage]) -> tuple[str, Solution | None]:
+        """Look for another solution of the puzzle with these cages, within ``options.search_budget``
+        conflicts: ('multiple', the other grid), ('unique', None) when the engine proves there is
+        none, ('unknown', None) when the budget ran out first."""
+        self._use(cages)
+        solver = self.engine.solver
+        if self.options.search_budget is not None:
+            solver.conf_budget(self.options.search_budget)
+        found = solver.solve_limited(assumptions=[self.activation[cage] for cage in cages])
+        if found is None:
+            return "unknown", None
+        return ("multiple", self._grid(solver.get_model())) if found else ("unique", None)
+
+    def _use(self, cages: list[Cage]) -> None:
+        """Encode the cages not seen yet and retire (switch off for good) those no longer used."""
+        engine, wanted = self.engine, set(cages)
+        for cage in [cage for cage in self.activation if cage not in wanted]:
+            engine.solver.add_clause([-self.activation.pop(cage)])
+        for cage in cages:
+            if cage not in self.activation:
+                encoded = encode_cage(cage, self.n, self.options.calcudoku, engine.top)
+                engine.solver.append_formula(encoded.clauses)
+                engine.top = encoded.top
+                self.activation[cage] = encoded.activation
+
+    def _grid(self, model: list[int]) -> Solution:
+        """The grid of a model."""
+        n, true = self.n, set(lit for lit in model[: self.n ** 3] if lit > 0)
+        return tuple(tuple(next(v for v in range(1, n + 1) if var(n, r, c, v) in true) for c in range(n))
+                     for r in range(n))
+
+
+# -- repair --------------------------------------------------------------------------------------
+Change = tuple[tuple[int, ...], list[Cage]]
+"""A change to a puzzle's cages: (indexes of the cages removed, the cages added in their place)."""
 
 
 def repair(cages: list[Cage], solution: Solution, other: Solution, options: GeneratorOptions,
@@ -311,9 +378,8 @@ def repair(cages: list[Cage], solution: Solution, other: Solution, options: Gene
     rng.shuffle(touched)
     make = lambda cells: random_clue(cells, solution, options, rng, avoid=other)  # noqa: E731
     changes = _soft_changes(cages, touched, differ, owner, options, make, rng) if soft else []
-    changes = chain(changes, _split_changes(cages, touched, make, rng))
     first = None
-    for drop, add in changes:
+    for drop, add in chain(changes, _split_changes(cages, touched, make, rng)):
         if not all(holds(cage, other, options.calcudoku) for cage in add):
             return _apply(cages, (drop, add))
         first = first or (drop, add)
@@ -336,7 +402,7 @@ def _soft_changes(cages, touched, differ, owner, options, make, rng) -> list[Cha
         if not is_connected(rest):
             continue
         for host in sorted({owner[nb] for nb in neighbours(cell, options.size)} - {home}):
-            if len(cages[host].cells) < options.max_cage:
+            if len(cages[host].cells) < options.largest_cage:
                 changes.append(((home, host), [make(rest), make(cages[host].cells + (cell,))]))
     rng.shuffle(changes)
     return changes
@@ -364,6 +430,40 @@ def _bipartitions(cells: tuple[Cell, ...], rng: random.Random) -> list[tuple[tup
     return cuts
 
 
+def looseness(cage: Cage, options: GeneratorOptions) -> int:
+    """How many digit tuples the cage's clue allows, counted up to LOOSE_LIMIT + 1."""
+    try:
+        return len(allowed_tuples(cage, options.size, options.calcudoku, limit=LOOSE_LIMIT))
+    except TooManyTuples:
+        return LOOSE_LIMIT + 1
+
+
+def tightest_clue(cells: tuple[Cell, ...], solution: Solution, options: GeneratorOptions,
+                  rng: random.Random) -> Cage:
+    """A cage on the cells with the clue (among :func:`clue_choices`) that allows the fewest tuples."""
+    cells = tuple(sorted(cells))
+    cages = [Cage(cells, op, target) for op, target, _ in clue_choices(_digits(cells, solution), options)]
+    return min(cages, key=lambda cage: (looseness(cage, options), rng.random()))
+
+
+def tighten(cages: list[Cage], solution: Solution, options: GeneratorOptions, rng: random.Random) -> list[Cage]:
+    """The cages with the loosest one (most tuples; the larger on a tie) made tighter, for a puzzle
+    the engine could not decide within its budget.
+
+    It gets its tightest clue when that allows fewer tuples, or else is cut into its two most even
+    connected halves, each with its tightest clue. ``solution`` still satisfies every cage.
+    """
+    scores = [(looseness(cage, options), len(cage.cells)) for cage in cages]
+    i = max(range(len(cages)), key=lambda j: (scores[j], rng.random()))
+    cells = cages[i].cells
+    best = tightest_clue(cells, solution, options, rng)
+    if looseness(best, options) < scores[i][0]:
+        return _apply(cages, ((i,), [best]))
+    part, rest = _bipartitions(cells, rng)[0]
+    return _apply(cages, ((i,), [tightest_clue(part, solution, options, rng),
+                                 tightest_clue(rest, solution, options, rng)]))
+
+
 # -- the whole job -------------------------------------------------------------------------------
 def generate(options: GeneratorOptions, seed: int) -> GeneratedPuzzle:
     """A random puzzle with exactly one solution (proved by the engine); the same seed, the same puzzle."""
@@ -373,11 +473,18 @@ def generate(options: GeneratorOptions, seed: int) -> GeneratedPuzzle:
     solution = random_latin_square(n, rng)
     cages = [random_clue(cells, solution, options, rng)
              for cells in random_partition(n, rng, options.size_weights)]
-    repairs, soft_left = 0, 2 * n * n
-    while (other := other_solution(cages, options, solution)) is not None:
-        cages = repair(cages, solution, other, options, rng, soft=soft_left > 0)
-        repairs += 1
-        soft_left -= 1
+    repairs = undecided = 0
+    with Prover(cages, solution, options) as prover:
+        while (found := prover.other(cages))[0] != "unique":
+            status, other = found
+            if status == "multiple":
+                cages = repair(cages, solution, other, options, rng, soft=repairs < 2 * n * n)
+                repairs, undecided = repairs + 1, 0
+            else:
+                undecided += 1
+                for _ in range(undecided):  # tighten harder while the engine stays undecided
+                    cages = tighten(cages, solution, options, rng)
+                repairs += undecided
     elapsed = round((time.perf_counter() - start) * 1000, 3)
     return GeneratedPuzzle(build_puzzle(cages, options), solution, seed, repairs, elapsed)
 
