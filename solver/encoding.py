@@ -78,12 +78,14 @@ def cage_table(cage: Cage, n: int, long_minus_divide: bool) -> tuple[tuple[int, 
         return None
 
 
-def _tuple_clauses(cage: Cage, n: int, tuples, act: int) -> tuple[list, int]:
-    """Selector encoding of a tuple table (arc consistent under unit propagation)."""
+def _tuple_clauses(cage: Cage, n: int, tuples, act: int, first: int | None = None) -> tuple[list, int]:
+    """Selector encoding of a tuple table under the guard ``act`` (arc consistent under unit
+    propagation); selectors are numbered from ``first`` (default: right after ``act``). Returns the
+    clauses and the new top variable."""
     cells = cage.cells
+    first = act + 1 if first is None else first
     if not tuples:
-        return [(-act,)], act
-    first = act + 1
+        return [(-act,)], max(act, first - 1)
     clauses: list[tuple[int, ...]] = [(-act, *range(first, first + len(tuples)))]
     support: dict[tuple[int, int], list[int]] = {}
     for t, digits in enumerate(tuples):
@@ -100,12 +102,15 @@ def _tuple_clauses(cage: Cage, n: int, tuples, act: int) -> tuple[list, int]:
 
 
 def _arithmetic_clauses(cage: Cage, n: int, lmd: bool, act: int) -> tuple[list, int]:
-    """Layered partial sums / products for a cage whose tuple table is too large.
-
-    ``+`` and ``*`` get one layer per cell; ``?`` chooses one operator with a selector and encodes
-    each possible one under it. (``-`` and ``/`` never explode: their tuples are few.)
-    """
-    ops = [cage.op] if cage.op != "?" else ["+", "*"]
+    """A cage whose tuple table is too large: ``+`` and ``*`` as layers of partial sums or products;
+    ``-`` and ``/`` (whose tables stay far smaller: the others must add or multiply up to at most N)
+    by their own full table. ``?`` chooses one operator with a selector and encodes each possible one
+    under it."""
+    k = len(cage.cells)
+    if cage.op != "?":
+        ops = [cage.op]
+    else:
+        ops = ["+", "*"] + (["-", "/"] if k == 2 or lmd else [])
     top = act
     clauses: list[tuple[int, ...]] = []
     if len(ops) > 1:
@@ -115,7 +120,11 @@ def _arithmetic_clauses(cage: Cage, n: int, lmd: bool, act: int) -> tuple[list, 
     else:
         sels = [act]
     for op, guard in zip(ops, sels):
-        extra, top = _layers(cage, n, op, guard, act, top)
+        if op in "+*":
+            extra, top = _layers(cage, n, op, guard, act, top)
+        else:
+            table = allowed_tuples(Cage(cage.cells, op, cage.target), n, lmd, limit=10 ** 7)
+            extra, top = _tuple_clauses(cage, n, table, guard, first=top + 1)
         clauses.extend(extra)
     return clauses, top
 

@@ -144,3 +144,21 @@ def test_large_sum_cages_switch_to_the_arithmetic_encoding_and_stay_correct():
     with Engine(puzzle) as engine:
         lits = [engine.encoding.entry_literal(r, c, square[r][c]) for r in range(n) for c in range(n)]
         assert engine.find(lits) == square
+
+
+@pytest.mark.parametrize("op, shown", [("-", True), ("?", False), ("/", True)])
+def test_oversized_minus_divide_and_hidden_cages_keep_their_meaning(op, shown):
+    # A 6-cell Calcudoku cage on a 16×16: 16 1 2 / 3 4 5 makes "1-" (16-1-2-3-4-5, too many tuples
+    # for a table, so the fallback encoding must keep the meaning) and 16 1 2 / 2 4 1 makes "1/".
+    digits = {"-": (16, 1, 2, 3, 4, 5), "?": (16, 1, 2, 3, 4, 5), "/": (16, 1, 2, 2, 4, 1)}[op]
+    target = 1
+    cells = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2))
+    cage = Cage(cells, op, target)
+    puzzle = Puzzle(16, (cage,), operators_shown=shown, calcudoku=True)
+    assert satisfies(op, target, digits, True)
+    if op in "-?":
+        assert encode(puzzle).cages[0].tuples is None  # the fallback encoding is what is tested
+    with Engine(puzzle) as engine:
+        lits = [engine.encoding.entry_literal(r, c, v) for (r, c), v in zip(cells, digits)]
+        found = engine.find(lits)
+    assert found is not None and tuple(found[r][c] for r, c in cells) == digits
