@@ -65,7 +65,7 @@ LEVELS: dict[str, PhotoLevel] = {
         PhotoLevel("handheld", px_per_cell=(35, 60), rotation=10, tilt=12, curl=(0, 0), blur=(0.4, 1.0),
                    motion_blur=2.5, noise=(3, 6), shade=(0.1, 0.35), shadow=0.3, shadow_depth=(0.7, 0.85),
                    cast=0.08, jpeg=(60, 85), surround=(0.08, 0.5)),
-        PhotoLevel("hard", px_per_cell=(30, 35), rotation=20, tilt=20, curl=(0.04, 0.1), blur=(0.2, 0.5),
+        PhotoLevel("hard", px_per_cell=(25, 35), rotation=20, tilt=20, curl=(0.04, 0.1), blur=(0.2, 0.5),
                    motion_blur=1.0, noise=(3, 7), shade=(0.25, 0.5), shadow=0.85, shadow_depth=(0.45, 0.7),
                    cast=0.15, jpeg=(60, 80), surround=(0.08, 0.6)),
     )
