@@ -62,7 +62,8 @@ def test_several_solutions_and_no_solution_exit_1(capsys, tmp_path):
 
 
 @pytest.mark.parametrize("content, words", [
-    (b"\x89PNG\r\n\x1a\n\x00\x00binary", "not a text puzzle file"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00binary", "truncated or damaged"),
+    (b"\x00\x01\x02binary\xff\xfe", "not a text puzzle file"),
     (b"", "empty"),
     (b'{"size": 4, "cages": [', "not valid JSON"),
     (b"a a b\nc d b\nc d d\na 3+ b 3/ c 5+ d 10+\n", "cannot add up to 10"),
@@ -108,3 +109,27 @@ def test_rules_option_switches_three_cell_subtraction(capsys, tmp_path):
     assert code == 2 and "needs Calcudoku rules" in err
     code, out, err = run(capsys, "solve", "--json", "--rules", "calcudoku", str(path))
     assert json.loads(out)["status"] in ("unique", "multiple", "none") and code in (0, 1)
+
+
+def test_read_reports_bad_images_and_no_puzzle_with_exit_2(capsys, tmp_path):
+    blank = tmp_path / "blank.png"
+    from PIL import Image
+    Image.new("RGB", (400, 300), "white").save(blank)
+    text = tmp_path / "notes.jpg"
+    text.write_text("not a picture")
+    code, out, _ = run(capsys, "read", "--json", str(blank), str(text))
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert code == 2 and [set(line) for line in lines] == [{"input", "error"}] * 2
+    assert "no puzzle grid found" in lines[0]["error"].lower() and "not an image" in lines[1]["error"]
+
+
+def test_read_and_solve_a_sample_photo_with_an_overlay(capsys, tmp_path):
+    sample = str(REPO / "samples" / "app-4x4-clean.jpg")
+    code, out, _ = run(capsys, "read", "--json", sample)
+    obj = json.loads(out)
+    assert {"size", "cages", "operators_shown", "confidence", "changes", "time_ms", "confident"} <= set(obj)
+    assert code in (0, 1) and (code == 0) == obj["confident"]
+    overlay = tmp_path / "solved.png"
+    code, out, _ = run(capsys, "solve", "--json", "--overlay", str(overlay), sample)
+    obj = json.loads(out)
+    assert "confident" in obj and (obj["solution"] is None or overlay.is_file())

@@ -24,9 +24,10 @@ from solver.puzzle import cell_name
 from . import text_view
 
 OK, NOT_UNIQUE, BAD_INPUT = 0, 1, 2
-EPILOG = """exit codes: 0 unique / all fine, 1 no or several solutions or wrong entries, 2 bad input.
-INPUT is a puzzle file (JSON schema, text format, Keen IDs one per line), a Keen game ID, or '-' for
-standard input (one JSON document, or one puzzle per line)."""
+EPILOG = """exit codes: 0 unique / all fine, 1 no or several solutions or wrong entries (for a photo:
+the reading is not certain), 2 bad input.
+INPUT is a puzzle file (JSON schema, text format, Keen IDs one per line), a Keen game ID, a photo or
+screenshot (JPEG, PNG, WebP), or '-' for standard input (one JSON document, or one puzzle per line)."""
 
 
 class InputError(Exception):
@@ -93,7 +94,10 @@ def _emit(args, obj: dict, text: str, to_err: bool = False) -> None:
 def cmd_solve(args) -> int:
     """Solve every puzzle of every input."""
     code = OK
-    for item in load_inputs(args.inputs, args.rules):
+    images = [source for source in args.inputs if is_image(source)]
+    for number, source in enumerate(images):
+        code = max(code, _solve_image(args, source, number if len(images) > 1 else None))
+    for item in load_inputs([s for s in args.inputs if s not in images], args.rules):
         if item.error:
             code = max(code, _bad(args, item.label, item.error))
             continue
@@ -145,6 +149,103 @@ def cmd_bench(args) -> int:
     """Time solve + uniqueness proof over Keen puzzle files."""
     from .bench import run_bench
     return run_bench(args)
+
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff", ".heic")
+IMAGE_MAGIC = (b"\xff\xd8\xff", b"\x89PNG", b"RIFF", b"BM", b"GIF8", b"II*\x00", b"MM\x00*")
+
+
+def is_image(source: str) -> bool:
+    """True when the input names an image file (by suffix or by its first bytes)."""
+    path = Path(source)
+    if path.suffix.lower() in IMAGE_SUFFIXES:
+        return True
+    try:
+        with path.open("rb") as handle:
+            return handle.read(8).startswith(IMAGE_MAGIC)
+    except OSError:
+        return False
+
+
+def reading_json(label: str, reading) -> dict:
+    """The schema object of what was read, plus confidence, changes, status and timing."""
+    from solver.formats import puzzle_to_json
+    obj = {"input": label, **puzzle_to_json(reading.puzzle)}
+    clue_p = {cell_name(cell): (r.best[2] if r.best else 0.0) for cell, r in reading.clues.items()}
+    walls = reading.wall_probability.values()
+    obj["confidence"] = {
+        "overall": round(min([*clue_p.values(), *(max(p, 1 - p) for p in walls)], default=0.0), 3),
+        "clues": clue_p,
+        "entries": {cell_name(c): p for c, p in reading.entry_confidence.items()},
+        "grid": round(reading.grid.confidence, 3),
+    }
+    obj["changes"] = [{"cell": list(c.cell), "read": f"{c.read[1]}{c.read[0]}", "used": f"{c.used[1]}{c.used[0]}",
+                       "reason": c.reason} for c in reading.changes]
+    obj["status"] = reading.status
+    obj["confident"] = reading.confident
+    obj["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in reading.corners]
+    obj["notes"] = list(reading.notes)
+    obj["time_ms"] = reading.time_ms
+    return obj
+
+
+def cmd_read(args) -> int:
+    """Read puzzles from photos or screenshots."""
+    from vision import read
+    from vision.errors import VisionError
+    code = OK
+    for source in args.images:
+        try:
+            reading = read(source, debug=bool(args.debug))
+        except VisionError as err:
+            code = max(code, _bad(args, source, str(err)))
+            continue
+        if args.debug:
+            _write_debug(Path(args.debug), source, reading)
+        _emit(args, reading_json(source, reading), text_view.read_report(source, reading))
+        code = max(code, OK if reading.confident else NOT_UNIQUE)
+    return code
+
+
+def _solve_image(args, source: str, number: int | None) -> int:
+    """Read and solve one photo; with --overlay, draw the solution into the photo's cells."""
+    from vision import read
+    from vision.errors import VisionError
+    from vision.image_io import load_image
+    try:
+        pixels = load_image(source)
+        reading = read(pixels)
+    except VisionError as err:
+        return _bad(args, source, str(err))
+    obj = reading_json(source, reading)
+    obj["solution"] = _grid_json(reading.solution)
+    if args.overlay and reading.solution is not None:
+        out = Path(args.overlay)
+        if number is not None:
+            out = out.with_name(f"{out.stem}-{number + 1}{out.suffix or '.png'}")
+        _save_overlay(pixels, reading, out)
+        obj["overlay"] = str(out)
+    _emit(args, obj, text_view.read_report(source, reading) + "\n" + (
+        text_view.grid_text(reading.puzzle, reading.solution) if reading.solution else ""))
+    return OK if reading.confident else NOT_UNIQUE
+
+
+def _save_overlay(pixels, reading, out: Path) -> None:
+    """Write the photo with the solution drawn into its cells, in perspective (PNG)."""
+    import cv2
+
+    from .render import draw_solution
+    drawn = draw_solution(pixels, reading.corners, reading.puzzle.size, reading.solution)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(out), cv2.cvtColor(drawn, cv2.COLOR_RGB2BGR))
+
+
+def _write_debug(folder: Path, source: str, reading) -> None:
+    """Save the debug images of a reading as PNGs named after the input."""
+    import cv2
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, image in reading.debug.items():
+        cv2.imwrite(str(folder / f"{Path(source).stem}-{name}.png"), cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
 
 
 def cmd_eval(args) -> int:
@@ -236,6 +337,7 @@ def build_parser() -> argparse.ArgumentParser:
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("inputs", nargs="+", metavar="INPUT")
     p.add_argument("--json", action="store_true", help="one JSON object per puzzle, one per line")
+    p.add_argument("--overlay", metavar="OUT.png", help="for photos: write the photo with the solution drawn in")
     _rules_option(p)
     p.set_defaults(run=cmd_solve)
 
@@ -248,6 +350,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object")
     _rules_option(p)
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("read", help="read puzzles from photos or screenshots",
+                       epilog="exit codes: 0 every image read confidently, 1 a reading is not certain, 2 bad input",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("images", nargs="+", metavar="IMAGE")
+    p.add_argument("--json", action="store_true", help="one JSON object per image (puzzle schema + confidence)")
+    p.add_argument("--debug", metavar="DIR", help="write debug images (rectified grid) into DIR")
+    p.set_defaults(run=cmd_read)
 
     p = sub.add_parser("bench", help="time solving + uniqueness proof per size and difficulty")
     p.add_argument("dirs", nargs="*", metavar="DIR", help="folders of Keen ID files (default: ../shared/puzzles/keen)")

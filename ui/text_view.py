@@ -75,3 +75,15 @@ def eval_summary(totals: dict) -> str:
     if totals["errors"]:
         lines.append("errors: " + "; ".join(f"{k} ×{v}" for k, v in totals["errors"].items()))
     return "\n".join(lines)
+
+
+def read_report(label: str, reading) -> str:
+    """What `kensnap read` prints: the puzzle as read (text format), the verdict and every change."""
+    from solver.formats import format_text
+    verdict = {"unique": "exactly one solution", "multiple": "several solutions", "none": "no solution"}[reading.status]
+    sure = "confident" if reading.confident else "NOT certain"
+    lines = [f"{label}: read a {reading.puzzle.size}×{reading.puzzle.size} puzzle, {verdict}, {sure} "
+             f"({reading.time_ms:.0f} ms)", format_text(reading.puzzle).rstrip()]
+    lines += [f"changed {c.describe()}" for c in reading.changes]
+    lines += [f"note: {n}" for n in reading.notes]
+    return "\n".join(lines)

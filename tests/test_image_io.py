@@ -1,0 +1,58 @@
+"""Bad image files get one clear message; big ones are shrunk safely."""
+import io
+import struct
+import zlib
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from conftest import REPO
+from vision.image_io import MAX_WORKING_PIXELS, ImageError, load_image
+
+SAMPLE = REPO / "samples" / "app-4x4-clean.jpg"
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims width × height (the pixel data is a stub)."""
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b"")
+
+
+@pytest.mark.parametrize("data, words", [
+    (b"", "empty"),
+    (b"just some text, not a picture", "not an image"),
+    (None, "truncated or damaged"),
+    (png_header(40000, 40000), "decompression bomb"),
+    (png_header(10, 10), "too small"),
+])
+def test_bad_files_get_one_clear_message(data, words):
+    if data is None:
+        data = SAMPLE.read_bytes()[: SAMPLE.stat().st_size // 2]
+    with pytest.raises(ImageError, match=words):
+        load_image(data)
+
+
+def test_missing_file_and_folder(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(ImageError, match="is a folder"):
+        load_image(tmp_path)
+
+
+def test_a_large_photo_is_shrunk_to_the_working_size():
+    buffer = io.BytesIO()
+    Image.fromarray(np.full((4000, 5000, 3), 200, np.uint8)).save(buffer, "JPEG", quality=50)
+    pixels = load_image(buffer.getvalue())
+    assert pixels.shape[0] * pixels.shape[1] <= MAX_WORKING_PIXELS and pixels.shape[2] == 3
+
+
+def test_exif_orientation_is_applied():
+    buffer = io.BytesIO()
+    image = Image.fromarray(np.zeros((100, 200, 3), np.uint8))
+    exif = image.getexif()
+    exif[0x0112] = 6  # rotated 90°: the upright picture is 100 wide, 200 tall
+    image.save(buffer, "JPEG", exif=exif)
+    assert load_image(buffer.getvalue()).shape[:2] == (200, 100)

@@ -1,0 +1,55 @@
+"""The solver in the loop: plausibility, the cheapest change to one solution, honest confidence."""
+from conftest import seed_puzzles
+from vision.reconcile import reconcile
+
+PUZZLE, SOLUTION = seed_puzzles()["seed000-4x4"]
+CELLS = [cage.cells for cage in PUZZLE.cages]
+
+
+def readings(overrides=None):
+    """Truth clues read with probability 0.95, except where ``overrides`` gives other alternatives."""
+    alts = [[(cage.op, cage.target, 0.95)] for cage in PUZZLE.cages]
+    for i, alt in (overrides or {}).items():
+        alts[i] = alt
+    return alts
+
+
+def test_a_right_reading_is_unique_and_confident():
+    result = reconcile(4, CELLS, readings())
+    assert result.status == "unique" and result.solution == SOLUTION
+    assert result.confident and result.changes == ()
+
+
+def test_a_misread_clue_is_repaired_from_its_alternatives_and_reported():
+    truth = PUZZLE.cages[0]  # 12× at r1c1
+    result = reconcile(4, CELLS, readings({0: [("+", 12, 0.6), ("*", 12, 0.35)]}))
+    assert result.status == "unique" and result.solution == SOLUTION
+    assert not result.confident
+    assert [(c.cell, c.read, c.used) for c in result.changes] == [((0, 0), ("+", 12), ("*", 12))]
+    assert "read 12+, used 12×" in result.changes[0].describe()
+    assert truth.op == "*"
+
+
+def test_an_impossible_reading_is_dropped_before_solving():
+    # "2−" read as "7÷" on a 4×4: no digits make it, the next alternative is used.
+    i = next(i for i, c in enumerate(PUZZLE.cages) if c.op == "-" and c.target == 2)
+    result = reconcile(4, CELLS, readings({i: [("/", 7, 0.7), ("-", 2, 0.3)]}))
+    assert result.status == "unique" and result.solution == SOLUTION and not result.confident
+    assert result.changes[0].reason == "the reading is impossible"
+
+
+def test_a_low_confidence_clue_is_never_confident_even_when_unique():
+    alts = readings({1: [("/", 2, 0.55)]})
+    result = reconcile(4, CELLS, alts)
+    assert result.status == "unique" and not result.confident
+
+
+def test_without_a_good_alternative_it_says_so():
+    result = reconcile(4, CELLS, readings({0: [("+", 12, 0.9)]}))
+    assert result.status in ("none", "multiple") and not result.confident
+    assert any("no reading with exactly one solution" in note for note in result.notes)
+
+
+def test_weak_walls_make_a_reading_not_confident():
+    result = reconcile(4, CELLS, readings(), min_wall_probability=0.6)
+    assert result.status == "unique" and not result.confident

@@ -1,0 +1,127 @@
+"""Read a KenKen from a photo or screenshot: the recipe that chains the vision stages.
+
+    load (image_io) → find the grid (grid) → cage walls (cages) → which cells hold a clue label
+    (clues.clue_presence) → walls settled by "one clue per cage, in its first cell" (cages.settle)
+    → clue labels (clues.read_clues) → written digits (digits, when available) → the solver in the
+    loop (reconcile) → :class:`Reading`
+
+Every stage is timed. Failures are typed: :class:`~vision.errors.VisionError` subclasses with a
+message for people (not an image, no puzzle found, tesseract missing).
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from solver import Puzzle
+from solver.puzzle import Grid
+
+from . import cages as cage_stage
+from . import clues as clue_stage
+from .grid import find_grid
+from .image_io import load_image
+from .model import Cell, ClueReading, Edge, GridFind
+from .reconcile import Change, reconcile
+
+CLUE_PRESENT = 0.5
+
+
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """What kensnap read from one image and how sure it is.
+
+    ``puzzle`` is the settled puzzle (with ``entries`` when written digits were read); ``status`` and
+    ``solution`` are the solver's verdict on it; ``confident`` is True only for exactly one solution
+    with no change and every clue and wall read with high probability. ``changes`` lists what the
+    solver changed in what was read. Confidences are probabilities 0..1.
+    """
+
+    puzzle: Puzzle
+    status: str
+    solution: Grid | None
+    confident: bool
+    changes: tuple[Change, ...]
+    clues: dict[Cell, ClueReading]
+    wall_probability: dict[Edge, float]
+    entry_confidence: dict[Cell, float]
+    grid: GridFind
+    seconds: dict[str, float]
+    notes: tuple[str, ...] = ()
+    debug: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def corners(self) -> np.ndarray:
+        """The grid's outer corners in the original image (TL, TR, BR, BL)."""
+        return self.grid.corners
+
+    @property
+    def time_ms(self) -> float:
+        return round(1000 * sum(self.seconds.values()), 1)
+
+
+def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool = False) -> Reading:
+    """Read the puzzle in ``image`` (a path, raw bytes, or an RGB array).
+
+    Raises ImageError for a file that is not a usable image, NoPuzzleFound when no grid is found,
+    TesseractMissing when OCR is needed and not installed.
+    """
+    seconds: dict[str, float] = {}
+    clock = lambda stage: _timed(seconds, stage)
+    with clock("load"):
+        pixels = image if isinstance(image, np.ndarray) else load_image(image)
+    with clock("grid"):
+        grid = find_grid(pixels)
+    with clock("cages"):
+        walls = cage_stage.find_walls(grid)
+        presence = clue_stage.clue_presence(grid)
+        clue_cells = {cell for cell, p in presence.items() if p >= CLUE_PRESENT}
+        walls = cage_stage.settle(grid, walls, clue_cells)
+        cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
+    with clock("clues"):
+        readings = clue_stage.read_clues(grid, [cells[0] for cells in cells_of_cages], engine=ocr_engine)
+    entries, entry_conf = _digits(grid, clock)
+    with clock("solve"):
+        alternatives = [list(readings[cells[0]].alternatives) for cells in cells_of_cages]
+        shown = any(a and a[0][0] not in "?=" for a in alternatives)
+        doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
+        settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
+                            entries=entries, min_wall_probability=1 - doubt)
+    extra = {"rectified": grid.rectified} if debug else {}
+    return Reading(settled.puzzle, settled.status, settled.solution, settled.confident, settled.changes,
+                   readings, dict(walls.wall_probability), entry_conf, grid, seconds,
+                   tuple(grid.notes) + settled.notes, extra)
+
+
+def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, float]]:
+    """Written digits as entries (None when the digit reader is not available or reads none)."""
+    try:
+        from .digits import read_digits
+    except ImportError:
+        return None, {}
+    with clock("digits"):
+        found = read_digits(grid)
+    n = grid.size
+    rows = [[None] * n for _ in range(n)]
+    confidence = {}
+    for cell, reading in found.items():
+        if reading.alternatives:
+            digit, p = reading.alternatives[0]
+            rows[cell[0]][cell[1]] = digit
+            confidence[cell] = p
+    if not confidence:
+        return None, {}
+    return tuple(tuple(row) for row in rows), confidence
+
+
+@contextmanager
+def _timed(seconds: dict[str, float], stage: str):
+    """Add the wall time of the ``with`` block to ``seconds[stage]``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - start, 4)
