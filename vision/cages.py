@@ -37,6 +37,9 @@ LOW_QUANTILE = 0.3
 """The quantile of the along-edge sums kept as the edge strength."""
 MIN_SPLIT = 0.9
 """Smallest gap between the two groups' mean log strengths for them to count as two groups."""
+MIN_GAP, TIGHT = 0.45, 5.0
+"""A smaller gap still splits when both groups are tight: ``gap ≥ MIN_GAP`` and ``≥ TIGHT`` × the
+larger within-group spread (a 3×3 grid whose thin lines are half as dark as its walls)."""
 SETTLE_ROUNDS = 60
 
 
@@ -71,7 +74,7 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     band, background removed. 0 for an empty strip."""
     if strip.size == 0:
         return 0.0
-    across = strip.mean(axis=0)
+    across = np.quantile(strip, LOW_QUANTILE, axis=0)  # a digit stroke beside the line covers too little of it
     reach, half = max(1, int(REACH * cell)), max(1, int(round(RIDGE * cell)))
     a, b = max(0, int(centre) - reach), min(len(across), int(centre) + reach + 1)
     if b <= a:
@@ -154,7 +157,8 @@ def wall_probabilities(strengths: dict[Edge, float], border: float) -> dict[Edge
     floor = 1e-3 * max(border, max(strengths.values()), 1e-6)
     logs = np.log(np.array([strengths[e] for e in edges]) + floor)
     thr, lo, hi = otsu_split(logs)
-    if hi - lo < MIN_SPLIT:
+    within = max(np.std(logs[logs < thr]), np.std(logs[logs >= thr]), 0.02)
+    if hi - lo < MIN_SPLIT and not (hi - lo >= MIN_GAP and hi - lo >= TIGHT * within):
         all_walls = np.median(logs) > np.log(border + floor) - MIN_SPLIT
         return {e: 0.9 if all_walls else 0.1 for e in edges}
     scale = max(0.15, 0.2 * (hi - lo))
