@@ -49,6 +49,8 @@ INK_THRESHOLD = 0.28
 """Darkness above which a pixel is surely ink."""
 INK_WEAK = 0.15
 """The lowest ink threshold (for thin, light fonts)."""
+DIGIT_ASPECT = 0.66
+"""Typical clue glyph width over digit height, for cutting blobs of touching glyphs."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -211,9 +213,11 @@ def _glyph(ids: list[int], labels: np.ndarray, stats: np.ndarray, dark: np.ndarr
 
 
 def _split_wide(ids: list[int], labels, stats, dark, height: float,
-                cols: tuple[int, int] | None = None) -> list[Glyph]:
-    """One glyph, or several when it is wider than a digit and its column ink profile has a clear
-    valley in its darkest-pixel-per-column profile (touching glyphs): cut at the valley and split both halves again."""
+                cols: tuple[int, int] | None = None, force: bool = True) -> list[Glyph]:
+    """One glyph, or several when it is wider than a digit (touching glyphs): a clear valley in the
+    darkest-pixel-per-column profile is cut and both halves are split again; a blob with no clear
+    valley but room for ``k`` glyphs of about DIGIT_ASPECT·height is cut at the ``k - 1`` lightest
+    columns near its even divisions."""
     glyph = _glyph(ids, labels, stats, dark, cols)
     x0, _, x1, _ = glyph.box
     width = x1 - x0
@@ -222,14 +226,26 @@ def _split_wide(ids: list[int], labels, stats, dark, height: float,
     profile = glyph.ink.max(0)
     lo, hi = int(0.2 * width), int(np.ceil(0.8 * width))
     cut = lo + int(np.argmin(profile[lo:hi]))
-    if profile[cut] >= 0.6 * min(profile[:cut].max(), profile[cut + 1:].max()):
+    if profile[cut] < 0.6 * min(profile[:cut].max(), profile[cut + 1:].max()):
+        return (_split_wide(ids, labels, stats, dark, height, (x0, x0 + cut), force)
+                + _split_wide(ids, labels, stats, dark, height, (x0 + cut, x1), force))
+    pieces = int(round(width / (DIGIT_ASPECT * height)))
+    if pieces < 2 or not force:
         return [glyph]
-    return (_split_wide(ids, labels, stats, dark, height, (x0, x0 + cut))
-            + _split_wide(ids, labels, stats, dark, height, (x0 + cut, x1)))
+    mass = glyph.ink.sum(0)
+    step, reach = width / pieces, max(1, int(0.25 * width / pieces))
+    cuts = []
+    for i in range(1, pieces):
+        guess = int(round(i * step))
+        a, b = max(1, guess - reach), min(width - 1, guess + reach + 1)
+        cuts.append(a + int(np.argmin(mass[a:b])))
+    bounds = [0] + sorted(set(cuts)) + [width]
+    return [_glyph(ids, labels, stats, dark, (x0 + a, x0 + b)) for a, b in zip(bounds, bounds[1:]) if b - a >= 2]
 
 
-def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None) -> Label | None:
-    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none."""
+def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None, force_cuts: bool = True) -> Label | None:
+    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none.
+    ``force_cuts=False`` leaves blobs without a clear valley whole (clean training glyphs)."""
     dark = cell_patch(grid, cell) if dark is None else dark
     labels, stats = ink_components(dark)
     members = _line_members(stats)
@@ -238,7 +254,7 @@ def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None) -> 
     digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
     height = float(np.median(digit_like))
     top = float(np.median([stats[i, 1] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]))
-    glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height)]
+    glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height, force=force_cuts)]
     a = members[0]
     contrast = float(np.percentile(dark[labels == a], 90)) if (labels == a).any() else 0.0
     strength = float(np.clip(contrast / 0.5, 0, 1) * np.clip(stats[a, 3] / (0.12 * CELL), 0, 1))

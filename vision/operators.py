@@ -11,7 +11,7 @@ Algorithm:
    16×16, plus its width, height, vertical centre and component count relative to the label height.
 2. *Training set* (:func:`training_glyphs`): puzzles with random clues (numbers of 1–4 digits, every
    operator glyph variant × x * ÷ / : − - – +, every clue font and size of every style) are drawn
-   by :func:`ui.render.render`, shrunk to a phone's 28–90 px per cell, blurred, shaken, noised,
+   by :func:`ui.render.render`, shrunk to a phone's 22–90 px per cell, blurred, shaken, noised,
    JPEG-compressed, rectified back to 64 px per cell from slightly wrong corners, and cut into
    glyphs by the same code that reads real clues (:func:`vision.clues.label_glyphs`). A label whose
    glyph count does not match its text is skipped. Labels: ``'0'..'9'`` and ``'+' '-' '*' '/'``.
@@ -37,7 +37,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MODEL_VERSION = "clue-glyphs-v1"
+MODEL_VERSION = "clue-glyphs-v3"
 OPERATORS = ("+", "-", "*", "/")
 DIGIT_CLASSES = tuple("0123456789")
 CLUE_CLASSES = DIGIT_CLASSES + OPERATORS
@@ -174,7 +174,7 @@ def cached_model(name: str, fit) -> GlyphModel:
 @lru_cache(maxsize=1)
 def clue_glyph_model() -> GlyphModel:
     """The clue glyph model (digits and operators), from the disk cache or fitted now."""
-    return cached_model(MODEL_VERSION, lambda: fit_model(*training_glyphs(range(160)), CLUE_CLASSES))
+    return cached_model(MODEL_VERSION, lambda: fit_model(*training_glyphs(range(240)), CLUE_CLASSES))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def training_puzzle(size: int, rng: np.random.Generator, operators_shown: bool =
 
 
 def degrade(image: np.ndarray, corners: np.ndarray, size: int, rng: np.random.Generator,
-            px_range: tuple[float, float] = (28, 90)) -> tuple[np.ndarray, np.ndarray]:
+            px_range: tuple[float, float] = (22, 90)) -> tuple[np.ndarray, np.ndarray]:
     """A rendering as a phone would see it flat-on: shrunk to ``px_range`` px per cell, blurred,
     shaken, noised and JPEG-compressed. Returns the image and the corners in its pixels."""
     cell = float(np.linalg.norm(corners[1] - corners[0])) / size
@@ -249,7 +249,7 @@ def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
         grid = rectify(image, jittered(corners, size, rng), size)
         for cage in puzzle.cages:
             text = str(cage.target) + (rendering.look.glyph(cage.op) and cage.op)
-            label = label_glyphs(grid, cage.anchor)
+            label = label_glyphs(grid, cage.anchor, force_cuts=False)
             if label is None or len(label.glyphs) != len(text):
                 continue
             for glyph, char in zip(label.glyphs, text):
