@@ -122,8 +122,12 @@ def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
     ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     bright = cv2.erode(bright, np.ones((5, 5), np.uint8))
+    reach = max(15, min(h, w) // 25)
+    lines = cv2.bitwise_or(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8)),
+                           cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8)))
+    lines = cv2.dilate(lines, np.ones((5, 5), np.uint8))  # long strokes only: text and shadow blobs go
     quads = []
-    for mask, mode in ((ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST)):
+    for mask, mode in ((ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST), (lines, cv2.RETR_EXTERNAL)):
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if cv2.contourArea(contour) < MIN_AREA * h * w:
