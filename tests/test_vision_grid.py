@@ -83,7 +83,7 @@ def test_cages_from_walls_are_components():
 
 
 REAL_OK = [
-    "chanioxaris-kenken-solver__kenken", "declan-calcudoku__6x6_board_1",
+    "chanioxaris-kenken-solver__kenken", "declan-calcudoku__4x4_board_1", "declan-calcudoku__6x6_board_1",
     "mnaoumov-mathdoku__Blog05", "mnaoumov-mathdoku__Blog08", "mnaoumov-mathdoku__Blog13",
     "mnaoumov-mathdoku__Blog18", "mnaoumov-mathdoku__Blog23", "mnaoumov-mathdoku__Blog28",
     "mnaoumov-mathdoku__Blog33", "mnaoumov-mathdoku__Blog38", "vivaansinghvi07-kenken-solver__kenken_407e221",
