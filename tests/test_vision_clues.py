@@ -57,3 +57,29 @@ def test_clues_read_on_clean_renderings(style):
                      for cell, cage in anchors.items())
         total += len(anchors)
     assert right >= 0.8 * total
+
+
+def _photo_accuracy(level: str, seeds) -> float:
+    """Share of clues read exactly (op and target) on simulated photos rectified from their true corners."""
+    from ui.photo import simulate
+
+    right = total = 0
+    for seed in seeds:
+        made = generate(GeneratorOptions(size=6), seed)
+        photo = simulate(render(made.puzzle, ("newspaper", "app", "web")[seed % 3], seed=seed), level, seed=seed)
+        grid = rectify(photo.image, photo.corners, 6)
+        readings = read_clues(grid, [cage.anchor for cage in made.puzzle.cages], ocr="never")
+        right += sum(readings[c.anchor].best is not None and readings[c.anchor].best[:2] == (c.op, c.target)
+                     for c in made.puzzle.cages)
+        total += len(made.puzzle.cages)
+    return right / total
+
+
+def test_clues_on_handheld_photos():
+    # Measured over six photos: about 51% (goal 99%, issue 4).
+    assert _photo_accuracy("handheld", range(60, 66)) >= 0.45
+
+
+@pytest.mark.xfail(reason="target 99% per clue on handheld photos not reached (about 51%)", strict=True)
+def test_clues_on_handheld_photos_target():
+    assert _photo_accuracy("handheld", range(60, 66)) >= 0.99
