@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .engine import Conflict, Engine
+from .engine import Conflict, Engine, elapsed_ms
 from .puzzle import Cell, Grid, Puzzle, PuzzleError, cell_name
 
 
@@ -46,23 +46,18 @@ def check(puzzle: Puzzle, entries: Grid | None = None) -> CheckResult:
     clashes = tuple(_clashes(entries))
     with Engine(puzzle) as engine:
         lit = {cell: engine.encoding.entry_literal(cell[0], cell[1], entries[cell[0]][cell[1]]) for cell in cells}
-        if engine.find(list(lit.values())) is not None:
-            status = "unique" if not cells else _status(engine)
-            return CheckResult(status, (), True, None, clashes, len(cells), _ms(start))
+        found = engine.find(list(lit.values()))
+        if found is not None:  # a solution keeps every entry; is it the only solution?
+            status = "unique" if engine.find_other(found) is None else "multiple"
+            return CheckResult(status, (), True, None, clashes, len(cells), elapsed_ms(start))
         solution = engine.find([])
         if solution is None:
-            return CheckResult("none", (), False, engine.conflict([]), clashes, len(cells), _ms(start))
+            return CheckResult("none", (), False, engine.conflict([]), clashes, len(cells), elapsed_ms(start))
         unique = engine.find_other(solution) is None
         wrong = tuple(cell for cell in cells if entries[cell[0]][cell[1]] != solution[cell[0]][cell[1]]
                       and (unique or engine.find([lit[cell]]) is None))
         conflict = engine.conflict(cells)
-    return CheckResult("unique" if unique else "multiple", wrong, False, conflict, clashes, len(cells), _ms(start))
-
-
-def _status(engine: Engine) -> str:
-    """The puzzle's status, from an engine whose puzzle has a solution."""
-    first = engine.find([])
-    return "unique" if engine.find_other(first) is None else "multiple"
+    return CheckResult("unique" if unique else "multiple", wrong, False, conflict, clashes, len(cells), elapsed_ms(start))
 
 
 def _clashes(entries: Grid) -> list[str]:
@@ -81,7 +76,3 @@ def _clashes(entries: Grid) -> list[str]:
                     names = ", ".join(cell_name(cell) for cell in where)
                     notes.append(f"{kind} {index + 1} holds {digit} {len(where)} times ({names})")
     return notes
-
-
-def _ms(start: float) -> float:
-    return round((time.perf_counter() - start) * 1000, 3)

@@ -73,3 +73,11 @@ def test_one_changed_digit_of_a_unique_puzzle_is_found_and_nothing_else(n, seed)
     assert result.status == "unique"
     assert result.wrong == ((r, c),)
     assert not result.completable and (r, c) in result.conflict.entries
+
+
+def test_a_grid_with_nothing_written_reports_the_puzzles_real_status():
+    empty = tuple((None,) * 4 for _ in range(4))
+    result = check(Puzzle(4, ()), empty)  # no cages: many Latin squares
+    assert result.status == "multiple" and result.completable and result.filled == 0
+    puzzle, _ = seed_puzzles()["seed000-4x4"]
+    assert check(puzzle, empty).status == "unique"
