@@ -29,6 +29,8 @@ def table_digits(n: int) -> int:
     return 24000 if n <= 9 else 6000
 CLAUSE_BUDGET = 100_000
 """Past this many clauses in all, the largest tables are replaced by arithmetic layers (16×16 sums)."""
+LAYER_CLAUSES = 2000
+"""A rough count of the clauses of one cage's arithmetic layers, for the budget."""
 
 
 def var(n: int, r: int, c: int, v: int) -> int:
@@ -199,11 +201,11 @@ def encode(puzzle: Puzzle) -> PuzzleEncoding:
     lmd = puzzle.long_minus_divide
     tables = [cage_table(cage, n, lmd) for cage in puzzle.cages]
     cost = lambda i: len(tables[i]) * len(puzzle.cages[i].cells) + len(puzzle.cages[i].cells) * n + 1
-    total = 3 * n * n + sum(cost(i) if t is not None else 2000 for i, t in enumerate(tables))
+    total = 3 * n * n + sum(cost(i) if t is not None else LAYER_CLAUSES for i, t in enumerate(tables))
     for i in sorted((i for i, t in enumerate(tables) if t is not None), key=cost, reverse=True):
         if total <= CLAUSE_BUDGET:
             break
-        total -= cost(i) - 2000
+        total -= cost(i) - LAYER_CLAUSES
         tables[i] = None
     top = n ** 3
     cages = []

@@ -16,7 +16,7 @@ Import usage::
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 from pysat.solvers import Solver
@@ -113,12 +113,12 @@ class Engine:
         start = time.perf_counter()
         first = self.find([])
         if first is None:
-            return Result("none", conflict=self.conflict([]), time_ms=_ms(start))
+            return Result("none", conflict=self.conflict([]), time_ms=elapsed_ms(start))
         other = self.find_other(first)
         if other is None:
-            return Result("unique", solution=first, time_ms=_ms(start))
+            return Result("unique", solution=first, time_ms=elapsed_ms(start))
         differ = tuple((r, c) for r in range(self.n) for c in range(self.n) if first[r][c] != other[r][c])
-        return Result("multiple", solution=first, other=other, differ=differ, time_ms=_ms(start))
+        return Result("multiple", solution=first, other=other, differ=differ, time_ms=elapsed_ms(start))
 
     def conflict(self, entry_cells: list[Cell]) -> Conflict:
         """A minimal set of cages and of the given entries that together admit no solution.
@@ -170,9 +170,9 @@ def solve(puzzle: Puzzle) -> Result:
     start = time.perf_counter()
     with Engine(puzzle) as engine:
         result = engine.solve()
-    return Result(result.status, result.solution, result.other, result.differ, result.conflict,
-                  _ms(start), tuple(puzzle.warnings()))
+    return replace(result, time_ms=elapsed_ms(start), warnings=tuple(puzzle.warnings()))
 
 
-def _ms(start: float) -> float:
+def elapsed_ms(start: float) -> float:
+    """Milliseconds since ``start`` (a ``time.perf_counter()`` reading), rounded to microseconds."""
     return round((time.perf_counter() - start) * 1000, 3)

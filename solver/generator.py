@@ -38,7 +38,7 @@ from typing import Iterator
 
 from .cage_tuples import TooManyTuples, allowed_tuples, satisfies
 from .encoding import encode_cage, var
-from .engine import Engine
+from .engine import Engine, elapsed_ms
 from .puzzle import MAX_SIZE, MIN_SIZE, Cage, Cell, Puzzle
 
 Solution = tuple[tuple[int, ...], ...]
@@ -485,8 +485,7 @@ def generate(options: GeneratorOptions, seed: int) -> GeneratedPuzzle:
                 for _ in range(undecided):  # tighten harder while the engine stays undecided
                     cages = tighten(cages, solution, options, rng)
                 repairs += undecided
-    elapsed = round((time.perf_counter() - start) * 1000, 3)
-    return GeneratedPuzzle(build_puzzle(cages, options), solution, seed, repairs, elapsed)
+    return GeneratedPuzzle(build_puzzle(cages, options), solution, seed, repairs, elapsed_ms(start))
 
 
 def generate_many(options: GeneratorOptions, count: int, seed: int) -> Iterator[GeneratedPuzzle]:
