@@ -81,7 +81,6 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
             notes.append(f"{cell_name(min(cells))}: {_clue(*alts[0][:2])} is impossible here")
         options.append(_unique(plausible) or [("?", 0, 0.0)])
     start = time.perf_counter()
-    read = [alts[0] for alts in options]
     first_reading = [(_normalised(cells, *a[0]) if a else ("?", 0, 0.0)) for cells, a in zip(cages, alternatives)]
 
     def build(choice: tuple[int, ...]) -> Puzzle:
