@@ -110,14 +110,19 @@ def test_a_cage_no_digits_can_make_is_refused_before_solving():
 
 def test_calcudoku_cages_are_solved_with_the_largest_first_meaning():
     square = ((1, 2, 3), (2, 3, 1), (3, 1, 2))
-    cages = (Cage(((0, 0), (0, 1), (1, 0)), "/", 1),   # 2 / 1 / 2 = 1 (L-shape repeats 2)
-             Cage(((0, 2), (1, 1), (1, 2)), "-", 1),   # 3 - 1 - ... : 3,3,1 → 3-3-1 <0; check the engine
-             Cage(((2, 0), (2, 1), (2, 2)), "+", 6))
+    cages = (Cage(((0, 0), (0, 1), (1, 0)), "/", 1),   # 2 / 1 / 2 = 1 (the L-shape repeats 2)
+             Cage(((1, 1), (1, 2), (2, 2)), "-", 0),   # 3 - 1 - 2 = 0
+             Cage(((0, 2),), "=", 3),
+             Cage(((2, 0), (2, 1)), "+", 4))
     puzzle = Puzzle(3, cages, calcudoku=True)
     result = solve(puzzle)
-    assert result.status in ("unique", "multiple", "none")
-    if result.solution:
-        assert_solves(puzzle, result.solution)
+    assert result.status in ("unique", "multiple")
+    assert_solves(puzzle, result.solution)
+    with Engine(puzzle) as engine:  # the square the clues were taken from is a solution
+        lits = [engine.encoding.entry_literal(r, c, square[r][c]) for r in range(3) for c in range(3)]
+        assert engine.find(lits) == square
+    with pytest.raises(PuzzleError, match="needs Calcudoku rules"):
+        solve(Puzzle(3, cages, calcudoku=False))
 
 
 def test_clause_counts_stay_small_up_to_16x16():
