@@ -1,7 +1,6 @@
 """Big digits (typed givens and pen entries) read on renderings with pencil marks in other cells."""
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from solver.generator import GeneratorOptions, generate

@@ -36,7 +36,7 @@ import cv2
 import numpy as np
 
 from .model import Cell, ClueReading, GridFind
-from .operators import (CLUE_CLASSES, DIGIT_CLASSES, OPERATORS, Glyph, GlyphModel, clue_glyph_model,
+from .operators import (DIGIT_CLASSES, OPERATORS, Glyph, GlyphModel, clue_glyph_model,
                         glyph_features)
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
 
