@@ -296,6 +296,36 @@ def cmd_generate(args) -> int:
     return OK
 
 
+def cmd_app(args) -> int:
+    """Start the browser app (Streamlit, headless) on this machine; runs until interrupted."""
+    import os
+    import socket
+    import subprocess
+    from .app_inputs import MAX_UPLOAD_MB, sample_names, sample_path
+    env = dict(os.environ)
+    if args.sample:
+        path = sample_path(args.sample)
+        if path is None:
+            return _bad(args, args.sample, "no such sample; the bundled ones are: " + (", ".join(sample_names()) or "none"))
+        env["KENSNAP_SAMPLE"] = str(path.resolve())
+    port = args.port
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        try:
+            probe.bind((args.host, port))
+        except OSError as err:
+            return _bad(args, "app", f"cannot listen on {args.host}:{port} ({err.strerror}): "
+                                     "try another --port, or --port 0 for any free one")
+        port = probe.getsockname()[1]
+    script = Path(__file__).resolve().with_name("app.py")
+    command = [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+               "--server.address", args.host, "--server.port", str(port), "--server.fileWatcherType", "none",
+               "--server.maxUploadSize", str(MAX_UPLOAD_MB), "--browser.gatherUsageStats", "false",
+               "--client.toolbarMode", "viewer"]
+    shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
+    print(f"kensnap app: open http://{shown}:{port}/ in a browser (Ctrl+C stops it)", file=sys.stderr, flush=True)
+    return subprocess.call(command, env=env)
+
+
 def cmd_corpus(args) -> int:
     """Write labelled photos of generated puzzles (or the bundled samples)."""
     from .corpus import SAMPLES, plan, write_corpus
@@ -392,6 +422,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("folder", metavar="DIR", help="pairs <id>.<ext> + <id>.json, like ../shared/realdev")
     p.add_argument("--json", action="store_true", help="one JSON object per image, then a summary object")
     p.set_defaults(run=cmd_eval)
+
+    p = sub.add_parser("app", help="start the browser app (open the printed address)")
+    p.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501; 0: any free port)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 lets phones on "
+                        "your network in)")
+    p.add_argument("--sample", metavar="NAME", help="open this bundled sample first (e.g. app-4x4-clean.jpg)")
+    p.set_defaults(run=cmd_app, json=False)
     return parser
 
 

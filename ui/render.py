@@ -23,7 +23,7 @@ Example::
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -574,3 +574,126 @@ def draw_solution(image: np.ndarray | Rendering, corners, size: int, solution: G
     ink = cv2.warpPerspective(inks, homography, **warp).astype(np.float32)
     out = base[..., :3].astype(np.float32) * (1 - alpha) + ink * alpha
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+# ---------------------------------------------------------------------------------------------
+# Boards for the app (ui/app.py): what was read, the corrections, the answers
+# ---------------------------------------------------------------------------------------------
+
+BOARD_INK: RGB = (25, 25, 25)
+BOARD_GRID: RGB = (200, 200, 200)
+BOARD_WALL_ON_PHOTO: RGB = (20, 110, 235)
+"""Cage walls drawn over a photo: a translucent blue that lets the printed walls show through."""
+
+
+def draw_board(size: int, cage_of: Mapping[Cell, int], clues: Mapping[Cell, str], *,
+               background: np.ndarray | None = None,
+               lines: tuple[Sequence[float], Sequence[float]] | None = None,
+               cell_px: int = 72,
+               fills: Mapping[Cell, RGB] | None = None,
+               edge_colors: Mapping[tuple[Cell, Cell], RGB] | None = None,
+               clue_colors: Mapping[Cell, RGB] | None = None,
+               digits: Mapping[Cell, tuple[int, RGB]] | None = None,
+               notes: Mapping[Cell, tuple[str, RGB]] | None = None) -> np.ndarray:
+    """A schematic N×N board as an RGB array, on white or over a square-on photo of the grid.
+
+    ``cage_of`` maps each caged cell to its cage's id (cells not in it belong to no cage); a wall is
+    drawn between two cells of different cages and around the grid. ``clues`` maps anchors to the
+    label drawn in that cell (in a box; its border takes ``clue_colors[anchor]`` when given).
+    ``background`` is a rectified photo whose grid lines sit at ``lines = (xs, ys)`` (N+1 positions
+    each, in its pixels); it is scaled to about ``cell_px`` per cell and the walls are drawn
+    translucent over it, with the clue labels moved to the bottom-left corner so the printed clue
+    stays visible. ``fills`` tint cells, ``edge_colors`` mark edges (dashed, wall or not; an edge is
+    a pair of neighbouring cells, the smaller first), ``digits`` are written big in the cell centre
+    and ``notes`` small in the bottom-right corner.
+    """
+    margin = max(6, cell_px // 5)
+    if background is not None:
+        xs, ys = (np.asarray(v, dtype=np.float64) for v in lines)
+        scale = size * cell_px / max(xs[-1] - xs[0], ys[-1] - ys[0], 1.0)
+        height, width = background.shape[:2]
+        scaled = cv2.resize(np.ascontiguousarray(background[..., :3]),
+                            (max(1, round(width * scale)), max(1, round(height * scale))),
+                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_CUBIC)
+        page = np.full((scaled.shape[0] + 2 * margin, scaled.shape[1] + 2 * margin, 3), 255, np.uint8)
+        page[margin:margin + scaled.shape[0], margin:margin + scaled.shape[1]] = scaled
+        xs, ys = xs * scale + margin, ys * scale + margin
+    else:
+        side = size * cell_px + 2 * margin
+        page = np.full((side, side, 3), 255, np.uint8)
+        xs = ys = np.array([margin + i * cell_px for i in range(size + 1)], dtype=np.float64)
+    on_photo = background is not None
+    image = Image.fromarray(page).convert("RGBA")
+    layer = Image.new("RGBA", image.size, (0, 0, 0, 0))
+    draw = ImageDraw.Draw(layer)
+    for (r, c), color in (fills or {}).items():
+        draw.rectangle([xs[c], ys[r], xs[c + 1], ys[r + 1]], fill=(*color, 95))
+    wall_px = max(2, cell_px // (14 if on_photo else 16))
+    if not on_photo:
+        for i in range(1, size):
+            draw.line([(xs[i], ys[0]), (xs[i], ys[-1])], fill=(*BOARD_GRID, 255), width=max(1, cell_px // 60))
+            draw.line([(xs[0], ys[i]), (xs[-1], ys[i])], fill=(*BOARD_GRID, 255), width=max(1, cell_px // 60))
+    wall_ink = (*BOARD_WALL_ON_PHOTO, 170) if on_photo else (*BOARD_INK, 255)
+    for a, b in _board_edges(size):
+        if a not in cage_of or b not in cage_of or cage_of[a] != cage_of[b]:
+            draw.line(_edge_segment(a, b, xs, ys), fill=wall_ink, width=wall_px)
+    draw.rectangle([xs[0], ys[0], xs[-1], ys[-1]], outline=wall_ink, width=wall_px + (0 if on_photo else 2))
+    for (a, b), color in (edge_colors or {}).items():
+        _dashed(draw, _edge_segment(a, b, xs, ys), (*color, 235), wall_px + 3, max(4, cell_px // 9))
+    image = Image.alpha_composite(image, layer)
+    draw = ImageDraw.Draw(image)
+    font_path = (available(PRINT_BOLD) or (None,))[0]
+    widest = max(clues.values(), key=len, default="")
+    clue_font = _fitted_font(font_path, int(cell_px * (0.2 if on_photo else 0.24)), widest or "0", cell_px * 0.8)
+    for (r, c), text in clues.items():
+        if not text:
+            continue
+        x0, y0 = xs[c] + wall_px + 2, ys[r] + wall_px + 2
+        box = draw.textbbox((0, 0), text, font=clue_font)
+        w, h = box[2] - box[0] + 6, box[3] - box[1] + 6
+        if on_photo:
+            y0 = ys[r + 1] - wall_px - h - 1
+        frame = (clue_colors or {}).get((r, c))
+        draw.rectangle([x0, y0, x0 + w, y0 + h], fill=(255, 255, 255, 235),
+                       outline=(*frame, 255) if frame else None, width=max(2, cell_px // 28) if frame else 0)
+        _draw_text_at(draw, (x0 + 3, y0 + 3), text, clue_font, (*BOARD_INK, 255))
+    if digits:
+        digit_font = _fitted_font(font_path, int(cell_px * 0.55), "16" if size > 9 else "8", cell_px * 0.7)
+        for (r, c), (value, color) in digits.items():
+            centre = ((xs[c] + xs[c + 1]) / 2, ys[r] + 0.6 * (ys[r + 1] - ys[r]))
+            _draw_text_at(draw, centre, str(value), digit_font, (*color, 255), anchor="mm")
+    if notes:
+        note_font = load_font(font_path, max(8, int(cell_px * 0.2)))
+        for (r, c), (text, color) in notes.items():
+            box = draw.textbbox((0, 0), text, font=note_font)
+            x1, y1 = xs[c + 1] - wall_px - 2, ys[r + 1] - wall_px - 2
+            x0, y0 = x1 - (box[2] - box[0]) - 6, y1 - (box[3] - box[1]) - 6
+            draw.rectangle([x0, y0, x1, y1], fill=(255, 255, 255, 225), outline=(*color, 255), width=2)
+            _draw_text_at(draw, (x0 + 3, y0 + 3), text, note_font, (*color, 255))
+    return np.asarray(image.convert("RGB"), dtype=np.uint8)
+
+
+def _board_edges(size: int) -> list[tuple[Cell, Cell]]:
+    """Every pair of orthogonally neighbouring cells, the smaller first."""
+    return [((r, c), (r, c + 1)) for r in range(size) for c in range(size - 1)] + \
+           [((r, c), (r + 1, c)) for r in range(size - 1) for c in range(size)]
+
+
+def _edge_segment(a: Cell, b: Cell, xs, ys) -> list[tuple[float, float]]:
+    """The two end points of the line between neighbouring cells ``a`` and ``b``."""
+    (r, c), (r2, c2) = sorted((a, b))
+    if r == r2:
+        return [(xs[c + 1], ys[r]), (xs[c + 1], ys[r + 1])]
+    return [(xs[c], ys[r + 1]), (xs[c + 1], ys[r + 1])]
+
+
+def _dashed(draw: ImageDraw.ImageDraw, segment, fill, width: int, dash: int) -> None:
+    """A dashed straight line (dashes and gaps of ``dash`` pixels)."""
+    (x0, y0), (x1, y1) = segment
+    length = float(np.hypot(x1 - x0, y1 - y0))
+    steps = max(1, int(length // (2 * dash)))
+    for k in range(steps + 1):
+        t0, t1 = min(1.0, 2 * k * dash / length), min(1.0, (2 * k + 1) * dash / length)
+        if t0 < t1:
+            draw.line([(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0), (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)],
+                      fill=fill, width=width)
