@@ -1,10 +1,12 @@
 """Techniques that use the cages: combinations, a digit a cage needs in a line, a line that forces a
 cage, and pairs of cages tried together (seed 000's box–box interaction).
 
-Each ``find_*`` takes a :class:`~solver.logic.board.Board` and returns the first :class:`Step` it can
-make, or None. They never change the board.
+Each ``find_*`` takes a :class:`~solver.logic.board.Board` and yields the :class:`Step` s it can make,
+in scan order (the first is the one the solver takes). They never change the board.
 """
 from __future__ import annotations
+
+from typing import Iterator
 
 from ..puzzle import Cage, cell_name
 from .board import Board, digits_of
@@ -34,7 +36,7 @@ def _removals(board: Board, cells, tuples) -> list[tuple[int, int]]:
     return [(i, d) for i, m in zip(cells, unions(tuples, len(cells))) for d in digits_of(masks[i] & ~m)]
 
 
-def find_cage_combinations(board: Board, single_cells: bool) -> Step | None:
+def find_cage_combinations(board: Board, single_cells: bool) -> Iterator[Step]:
     """A cage (one-cell cages only, or the others) whose possible tuples rule out a candidate."""
     geo = board.geo
     for info in geo.cages:
@@ -49,13 +51,13 @@ def find_cage_combinations(board: Board, single_cells: bool) -> Step | None:
         cage = info.cage
         if single_cells:
             name = cell_name(cage.anchor)
-            return board.step("single_cell_cage", f"{name} is a one-cell cage: it holds {tuples[0][0]}",
-                              info.cells, [info.index], name, removed, say_removed=False, say_placed=False)
+            yield board.step("single_cell_cage", f"{name} is a one-cell cage: it holds {tuples[0][0]}",
+                             info.cells, [info.index], name, removed, say_removed=False, say_placed=False)
+            continue
         where = cell_list(cage.cells)
-        return board.step("cage_combinations",
-                          f"{cage.clue} in {where} can only be {combos_text(tuples)}",
-                          info.cells, [info.index], cage_phrase(cage), removed)
-    return None
+        yield board.step("cage_combinations",
+                         f"{cage.clue} in {where} can only be {combos_text(tuples)}",
+                         info.cells, [info.index], cage_phrase(cage), removed)
 
 
 def find_cage_contradiction(board: Board) -> Step | None:
@@ -92,7 +94,7 @@ def _needs(board: Board, k: int, tuples) -> dict[int, int]:
     return found
 
 
-def find_cage_confinement(board: Board) -> Step | None:
+def find_cage_confinement(board: Board) -> Iterator[Step]:
     """A digit that every tuple of a cage puts in one line: no cell of that line outside the cage
     holds it."""
     geo, masks = board.geo, board.masks
@@ -118,12 +120,11 @@ def find_cage_confinement(board: Board) -> Step | None:
                     where = cell_list(geo.cell(info.cells[p]) for p in positions)
                     reason = (f"Every way to make {cage_phrase(cage)} puts a {d} in {where} "
                               f"({combos_text(part)} there), so no other cell of {name} is {d}")
-                return board.step("cage_confinement", reason, info.cells, [info.index], name, removed,
-                                  say_removed=False)
-    return None
+                yield board.step("cage_confinement", reason, info.cells, [info.index], name, removed,
+                                 say_removed=False)
 
 
-def find_line_forces_cage(board: Board) -> Step | None:
+def find_line_forces_cage(board: Board) -> Iterator[Step]:
     """A digit whose places in a line all lie in one cage: that cage's tuples must put it there."""
     geo, masks, n = board.geo, board.masks, board.n
     for line, cells in enumerate(geo.lines):
@@ -143,12 +144,11 @@ def find_line_forces_cage(board: Board) -> Step | None:
             removed = _removals(board, info.cells, keep)
             if removed:
                 name = geo.line_name(line)
-                return board.step("line_forces_cage",
-                                  f"In {name}, {d} fits only in {cell_list(geo.cell(i) for i in spots)}, inside "
-                                  f"{cage_phrase(info.cage)}; so that cage holds the {d}, which leaves "
-                                  f"{combos_text(keep)}", list(cells) + list(info.cells), [k],
-                                  cage_phrase(info.cage), removed)
-    return None
+                yield board.step("line_forces_cage",
+                                 f"In {name}, {d} fits only in {cell_list(geo.cell(i) for i in spots)}, inside "
+                                 f"{cage_phrase(info.cage)}; so that cage holds the {d}, which leaves "
+                                 f"{combos_text(keep)}", list(cells) + list(info.cells), [k],
+                                 cage_phrase(info.cage), removed)
 
 
 def _compatible(board: Board, a: int, b: int, conflicts, ta, tb):
@@ -177,7 +177,7 @@ def _compatible(board: Board, a: int, b: int, conflicts, ta, tb):
     return result
 
 
-def find_cage_pair(board: Board) -> Step | None:
+def find_cage_pair(board: Board) -> Iterator[Step]:
     """Two cages sharing a row or column, tried together: tuples of one that clash with every tuple of
     the other are dropped."""
     geo = board.geo
@@ -193,10 +193,9 @@ def find_cage_pair(board: Board) -> Step | None:
         if removed:
             ca, cb = geo.cages[a].cage, geo.cages[b].cage
             shared = lines_phrase([geo.line_name(line) for line in lines])
-            return board.step("cage_pair",
-                              f"{cage_phrase(ca)[0].upper()}{cage_phrase(ca)[1:]} and {cage_phrase(cb)} share "
-                              f"{shared}; tried together, the first can only be {combos_text(keep_a)} and the "
-                              f"second {combos_text(keep_b)}",
-                              geo.cages[a].cells + geo.cages[b].cells, [a, b],
-                              f"{cage_phrase(ca)} and {cage_phrase(cb)}", removed)
-    return None
+            yield board.step("cage_pair",
+                             f"{cage_phrase(ca)[0].upper()}{cage_phrase(ca)[1:]} and {cage_phrase(cb)} share "
+                             f"{shared}; tried together, the first can only be {combos_text(keep_a)} and the "
+                             f"second {combos_text(keep_b)}",
+                             geo.cages[a].cells + geo.cages[b].cells, [a, b],
+                             f"{cage_phrase(ca)} and {cage_phrase(cb)}", removed)

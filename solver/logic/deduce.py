@@ -30,7 +30,7 @@ from .totals import find_band_total, find_line_total
 Candidates = tuple[tuple[frozenset[int], ...], ...]
 """A grid of candidate sets, ``candidates[row][col]``."""
 
-ORDER: tuple[tuple[str, Callable[[Board], Step | None]], ...] = (
+ORDER: tuple[tuple[str, Callable[[Board], Iterator[Step]]], ...] = (
     ("single_cell_cage", lambda b: find_cage_combinations(b, single_cells=True)),
     ("naked_single", find_naked_single),
     ("hidden_single", find_hidden_single),
@@ -49,7 +49,7 @@ ORDER: tuple[tuple[str, Callable[[Board], Step | None]], ...] = (
     ("swordfish", lambda b: find_fish(b, 3)),
     ("cage_pair", find_cage_pair),
 )
-"""Every technique, easiest first: (technique key, finder)."""
+"""Every technique, easiest first: (technique key, finder yielding its steps in scan order)."""
 
 
 def find_contradiction(board: Board) -> Step | None:
@@ -57,25 +57,33 @@ def find_contradiction(board: Board) -> Step | None:
     return find_line_contradiction(board) or find_cage_contradiction(board)
 
 
-def next_step(board: Board) -> Step | None:
-    """The step the easiest applicable technique makes (or a contradiction), None when stuck or solved."""
+def next_step(board: Board, focus: set[Cell] | None = None) -> Step | None:
+    """The step the easiest applicable technique makes (or a contradiction), None when stuck or solved.
+    With ``focus``, a step reading one of those cells is preferred (the easiest such), if any."""
     bad = find_contradiction(board)
     if bad is not None:
         return bad
     if board.solved():
         return None
+    if focus:
+        for _, find in ORDER:
+            for step in find(board):
+                if not focus.isdisjoint(step.cells):
+                    return step
     for _, find in ORDER:
-        step = find(board)
+        step = next(find(board), None)
         if step is not None:
             return step
     return None
 
 
-def deduce(board: Board, max_steps: int = 100000) -> Iterator[Step]:
+def deduce(board: Board, max_steps: int = 100000, focus: set[Cell] | None = None) -> Iterator[Step]:
     """Steps from ``board`` on, applied to it as they are yielded; ends solved, stuck, or after a
-    contradiction step."""
+    contradiction step. With ``focus`` (a set of cells, updated in place), steps that read a cell of
+    it come first, and every cell a step changes joins it: the deductions spread out from there, as a
+    person follows the consequences of one digit."""
     for _ in range(max_steps):
-        step = next_step(board)
+        step = next_step(board, focus)
         if step is None:
             return
         yield step
@@ -83,6 +91,8 @@ def deduce(board: Board, max_steps: int = 100000) -> Iterator[Step]:
             return
         board.remove((board.geo.index(cell), d) for cell, d in step.removed)
         board.geo.trim()
+        if focus is not None:
+            focus.update(cell for cell, _ in step.removed)
 
 
 def prerequisites(steps, target: int, cells: tuple[Cell, ...] = ()) -> list[int]:

@@ -1,9 +1,12 @@
 """Techniques of the Latin square alone (rows and columns, no cages): singles, subsets, fish.
 
-Each ``find_*`` takes a :class:`~solver.logic.board.Board` and returns the first :class:`Step` it can
-make, or None. They never change the board.
+Each ``find_*`` takes a :class:`~solver.logic.board.Board` and yields the :class:`Step` s it can make,
+in scan order (the first is the one the solver takes). They never change the board. The
+``find_*_contradiction`` functions return one contradiction step or None.
 """
 from __future__ import annotations
+
+from typing import Iterator
 
 from itertools import combinations
 
@@ -15,7 +18,7 @@ SUBSET_NAMES = {2: "pair", 3: "triple", 4: "quad"}
 NUMBER_WORDS = {2: "two", 3: "three"}
 
 
-def find_naked_single(board: Board) -> Step | None:
+def find_naked_single(board: Board) -> Iterator[Step]:
     """A cell with one candidate whose row or column still offers that digit elsewhere."""
     geo, masks = board.geo, board.masks
     for i, m in enumerate(masks):
@@ -24,13 +27,12 @@ def find_naked_single(board: Board) -> Step | None:
             if removed:
                 d = m.bit_length() - 1
                 r, c = geo.cell(i)
-                return board.step("naked_single",
-                                  f"{cell_name((r, c))} holds {d}, so no other cell of row {r + 1} or column {c + 1} "
-                                  f"can be {d}", [i], [], cell_name((r, c)), removed, say_removed=False)
-    return None
+                yield board.step("naked_single",
+                                 f"{cell_name((r, c))} holds {d}, so no other cell of row {r + 1} or column {c + 1} "
+                                 f"can be {d}", [i], [], cell_name((r, c)), removed, say_removed=False)
 
 
-def find_hidden_single(board: Board) -> Step | None:
+def find_hidden_single(board: Board) -> Iterator[Step]:
     """A digit that fits in only one cell of a line, where that cell still has other candidates."""
     geo, masks = board.geo, board.masks
     for line, cells in enumerate(geo.lines):
@@ -45,9 +47,8 @@ def find_hidden_single(board: Board) -> Step | None:
                 name = geo.line_name(line)
                 removed = [(i, e) for e in digits_of(masks[i]) if e != d]
                 where = cell_name(geo.cell(i))
-                return board.step("hidden_single", f"In {name}, {d} fits only in {where}, so {where} is {d}",
-                                  cells, [], name, removed, say_removed=False, say_placed=False)
-    return None
+                yield board.step("hidden_single", f"In {name}, {d} fits only in {where}, so {where} is {d}",
+                                 cells, [], name, removed, say_removed=False, say_placed=False)
 
 
 def _open_cells(board: Board, cells) -> list[int]:
@@ -55,7 +56,7 @@ def _open_cells(board: Board, cells) -> list[int]:
     return [i for i in cells if board.masks[i] & (board.masks[i] - 1)]
 
 
-def find_naked_subset(board: Board, size: int) -> Step | None:
+def find_naked_subset(board: Board, size: int) -> Iterator[Step]:
     """``size`` cells of a line whose candidates together are ``size`` digits: those digits leave
     the line's other cells."""
     geo, masks = board.geo, board.masks
@@ -73,14 +74,13 @@ def find_naked_subset(board: Board, size: int) -> Step | None:
             removed = [(j, d) for j in others_all if j not in group for d in digits_of(masks[j] & union)]
             if removed:
                 name = geo.line_name(line)
-                return board.step(f"naked_{SUBSET_NAMES[size]}",
-                                  f"In {name}, {cell_list(geo.cell(i) for i in group)} can only hold "
-                                  f"{digit_list(digits_of(union), 'and')} between them, so no other cell of "
-                                  f"{name} can", group, [], name, removed)
-    return None
+                yield board.step(f"naked_{SUBSET_NAMES[size]}",
+                                 f"In {name}, {cell_list(geo.cell(i) for i in group)} can only hold "
+                                 f"{digit_list(digits_of(union), 'and')} between them, so no other cell of "
+                                 f"{name} can", group, [], name, removed)
 
 
-def find_hidden_subset(board: Board, size: int) -> Step | None:
+def find_hidden_subset(board: Board, size: int) -> Iterator[Step]:
     """``size`` digits that fit only in the same ``size`` cells of a line: those cells hold nothing else."""
     geo, masks = board.geo, board.masks
     for line, cells in enumerate(geo.lines):
@@ -107,14 +107,13 @@ def find_hidden_subset(board: Board, size: int) -> Step | None:
             removed = [(i, e) for i in group for e in digits_of(masks[i] & ~keep)]
             if removed:
                 name = geo.line_name(line)
-                return board.step(f"hidden_{SUBSET_NAMES[size]}",
-                                  f"In {name}, {digit_list(digits, 'and')} fit only in "
-                                  f"{cell_list(geo.cell(i) for i in group)}, so those cells hold nothing else",
-                                  cells, [], name, removed)
-    return None
+                yield board.step(f"hidden_{SUBSET_NAMES[size]}",
+                                 f"In {name}, {digit_list(digits, 'and')} fit only in "
+                                 f"{cell_list(geo.cell(i) for i in group)}, so those cells hold nothing else",
+                                 cells, [], name, removed)
 
 
-def find_fish(board: Board, size: int) -> Step | None:
+def find_fish(board: Board, size: int) -> Iterator[Step]:
     """X-wing (2) or swordfish (3): a digit whose places in ``size`` rows lie in ``size`` columns is in
     no other cell of those columns (and the same with rows and columns swapped)."""
     geo, masks, n = board.geo, board.masks, board.n
@@ -139,12 +138,11 @@ def find_fish(board: Board, size: int) -> Step | None:
                     reads = [i for line in group for i in geo.lines[line]]
                     base = lines_phrase([geo.line_name(line) for line in group])
                     across = lines_phrase([geo.line_name(line) for line in cross])
-                    return board.step("x_wing" if size == 2 else "swordfish",
-                                      f"In {base}, {d} fits only in {across}; the {NUMBER_WORDS[size]} "
-                                      f"{'rows' if base_rows else 'columns'} put their {d}s there, one in each, so no "
-                                      f"other cell of those {'columns' if base_rows else 'rows'} can be {d}", reads, [],
-                                      f"{d} in {base}", removed, say_removed=False)
-    return None
+                    yield board.step("x_wing" if size == 2 else "swordfish",
+                                     f"In {base}, {d} fits only in {across}; the {NUMBER_WORDS[size]} "
+                                     f"{'rows' if base_rows else 'columns'} put their {d}s there, one in each, so no "
+                                     f"other cell of those {'columns' if base_rows else 'rows'} can be {d}", reads, [],
+                                     f"{d} in {base}", removed, say_removed=False)
 
 
 def find_line_contradiction(board: Board) -> Step | None:

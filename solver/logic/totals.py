@@ -9,6 +9,8 @@ of the total: the KenKen cousin of Kakuro's box technique (seed 003).
 """
 from __future__ import annotations
 
+from typing import Iterator
+
 from fractions import Fraction
 from itertools import product
 from math import factorial, prod
@@ -43,17 +45,17 @@ def _known(board: Board, k: int, op: str, derived: bool) -> tuple[int | None, bo
     return None, False
 
 
-def find_line_total(board: Board) -> Step | None:
+def find_line_total(board: Board) -> Iterator[Step]:
     """One row or column whose known cages leave a single cell: that cell makes up the total."""
     return _find(board, max_band=1, max_left=1, derived=False, technique="line_total")
 
 
-def find_band_total(board: Board) -> Step | None:
+def find_band_total(board: Board) -> Iterator[Step]:
     """A band of lines whose known cages leave one to three cells, which must make up the rest."""
     return _find(board, max_band=board.n - 1, max_left=3, derived=True, technique="band_total")
 
 
-def _find(board: Board, max_band: int, max_left: int, derived: bool, technique: str) -> Step | None:
+def _find(board: Board, max_band: int, max_left: int, derived: bool, technique: str) -> Iterator[Step]:
     n = board.n
     for count in range(1, max_band + 1):
         for rows in (True, False):
@@ -61,8 +63,7 @@ def _find(board: Board, max_band: int, max_left: int, derived: bool, technique: 
                 for op in ("+", "*"):
                     step = _band(board, rows, start, count, op, max_left, derived, technique)
                     if step:
-                        return step
-    return None
+                        yield step
 
 
 def _band(board: Board, rows: bool, start: int, count: int, op: str, max_left: int, derived: bool,
