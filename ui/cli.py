@@ -145,6 +145,101 @@ def cmd_check(args) -> int:
     return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE
 
 
+def _one_kenken(args, source: str) -> Loaded | int:
+    """The one KenKen puzzle of an input, or the bad-input exit code after reporting why not."""
+    items = list(load_inputs([source], args.rules))
+    if len(items) != 1:
+        return _bad(args, source, f"holds {len(items)} puzzles; {args.command} takes one")
+    if items[0].error:
+        return _bad(args, items[0].label, items[0].error)
+    if not isinstance(items[0].puzzle, Puzzle):
+        return _bad(args, items[0].label, f"{args.command} works on KenKen puzzles only")
+    return items[0]
+
+
+def cmd_hint(args) -> int:
+    """Give a hint for one puzzle and the digits written so far (levels 1-3)."""
+    from solver.logic import hint
+    from solver.logic.pencil import pencil_in
+    item = _one_kenken(args, args.input)
+    if isinstance(item, int):
+        return item
+    try:
+        entries = entries_in(_read_source(args.entries), item.puzzle.size) if args.entries else None
+        pencil = pencil_in(_read_source(args.pencil), item.puzzle.size) if args.pencil else None
+        given = hint(item.puzzle, entries, pencil, args.level)
+    except (PuzzleError, InputError) as err:
+        return _bad(args, item.label, str(err))
+    text = f"{item.label}: hint {given.level} of 3: {given.explanation}"
+    if given.level == 3 and given.technique != "wrong_entry" and len(given.steps) > 1:
+        text += "\nIt builds on:\n" + "\n".join(f"  {i + 1}. {s.text}" for i, s in enumerate(given.steps[:-1]))
+    _emit(args, {"input": item.label, **given.to_json()}, text)
+    return NOT_UNIQUE if given.wrong_entries or given.technique == "no_solution" else OK
+
+
+def cmd_explain(args) -> int:
+    """Solve puzzles step by step with named techniques, explaining every step."""
+    from solver.logic import TECHNIQUES, explain, grade_of
+    code = OK
+    for item in load_inputs(args.inputs, args.rules):
+        if item.error or not isinstance(item.puzzle, Puzzle):
+            code = max(code, _bad(args, item.label, item.error or "explain works on KenKen puzzles only"))
+            continue
+        try:
+            found = explain(item.puzzle)
+        except PuzzleError as err:
+            code = max(code, _bad(args, item.label, str(err)))
+            continue
+        grade = grade_of(found)
+        lines = [f"{item.label}: {len(found.steps)} steps"]
+        for number, step in enumerate(found.steps):
+            if args.json:
+                _emit(args, {"input": item.label, "step": number + 1, **step.to_json()}, "")
+            else:
+                lines.append(f"{number + 1:4}. [{step.name}] {step.text}")
+        hardest = TECHNIQUES[grade.hardest].name if grade.hardest else "none"
+        if found.solved_by_logic:
+            lines.append(f"solved by logic alone; grade {grade.level} ({grade.name}), hardest technique: {hardest}")
+        elif found.solution is not None:
+            lines.append(f"logic gets no further (grade 5, {grade.name}); the SAT engine's answer "
+                         f"({found.status}):\n{text_view.grid_text(item.puzzle, found.solution)}")
+        else:
+            lines.append("logic gets no further and the puzzle has no solution")
+        obj = {"input": item.label, "solved_by_logic": found.solved_by_logic, "solution": _grid_json(found.solution),
+               "status": found.status, "steps": len(found.steps), "level": grade.level, "name": grade.name,
+               "hardest": grade.hardest, "time_ms": found.time_ms}
+        _emit(args, obj, "\n".join(lines))
+        code = max(code, OK if found.status == "unique" else NOT_UNIQUE)
+    return code
+
+
+def cmd_grade(args) -> int:
+    """Rate puzzles 1-5 by the hardest technique they need (5: logic alone does not finish them)."""
+    import time
+
+    from solver.logic import TECHNIQUES, grade
+    code = OK
+    for item in load_inputs(args.inputs, args.rules):
+        if item.error or not isinstance(item.puzzle, Puzzle):
+            code = max(code, _bad(args, item.label, item.error or "grade works on KenKen puzzles only"))
+            continue
+        start = time.perf_counter()
+        try:
+            found = grade(item.puzzle)
+        except PuzzleError as err:
+            code = max(code, _bad(args, item.label, str(err)))
+            continue
+        ms = round((time.perf_counter() - start) * 1000, 3)
+        how = (f"hardest technique: {TECHNIQUES[found.hardest].name}" if found.solved_by_logic and found.hardest
+               else "logic alone does not finish it" if found.status == "unique"
+               else f"it has {'no' if found.status == 'none' else 'more than one'} solution")
+        obj = {"input": item.label, "level": found.level, "name": found.name, "hardest": found.hardest,
+               "solved_by_logic": found.solved_by_logic, "steps": found.steps, "status": found.status, "time_ms": ms}
+        _emit(args, obj, f"{item.label}: {found.level} {found.name} ({how}; {found.steps} steps)")
+        code = max(code, OK if found.status == "unique" else NOT_UNIQUE)
+    return code
+
+
 def cmd_bench(args) -> int:
     """Time solve + uniqueness proof over Keen puzzle files."""
     from .bench import run_bench
@@ -380,6 +475,33 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="one JSON object")
     _rules_option(p)
     p.set_defaults(run=cmd_check)
+
+    p = sub.add_parser("hint", help="a hint for the next step in three levels, without spoiling the rest",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("input", metavar="INPUT")
+    p.add_argument("--entries", metavar="FILE", help="written digits, as for check (default: the puzzle file's own)")
+    p.add_argument("--pencil", metavar="FILE",
+                   help="pencil marks: a JSON grid of digit lists, or text rows of tokens like 135 ('.' for none)")
+    p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,
+                   help="1 where to look (default), 2 the technique and cells, 3 the deduction or digit")
+    p.add_argument("--json", action="store_true", help="one JSON object")
+    _rules_option(p)
+    p.set_defaults(run=cmd_hint)
+
+    p = sub.add_parser("explain", help="solve step by step with named techniques, every step explained",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    p.add_argument("--json", action="store_true",
+                   help="one JSON object per step, then one with solved_by_logic and solution, per puzzle")
+    _rules_option(p)
+    p.set_defaults(run=cmd_explain)
+
+    p = sub.add_parser("grade", help="difficulty 1-5 from the hardest technique needed (5: needs guessing)",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    p.add_argument("--json", action="store_true", help="one JSON object per puzzle")
+    _rules_option(p)
+    p.set_defaults(run=cmd_grade)
 
     p = sub.add_parser("read", help="read puzzles from photos or screenshots",
                        epilog="exit codes: 0 every image read confidently, 1 a reading is not certain, 2 bad input",

@@ -50,6 +50,7 @@ ORDER: tuple[tuple[str, Callable[[Board], Iterator[Step]]], ...] = (
     ("cage_pair", find_cage_pair),
 )
 """Every technique, easiest first: (technique key, finder yielding its steps in scan order)."""
+RANK = {key: rank for rank, (key, _) in enumerate(ORDER)}
 
 
 def find_contradiction(board: Board) -> Step | None:
@@ -129,8 +130,9 @@ class Explanation:
 
     @property
     def hardest(self) -> Step | None:
-        """The first step of the highest technique level used (None without steps)."""
-        return max(self.steps, key=lambda s: s.level, default=None)
+        """The first step of the hardest technique used: highest level, then latest in :data:`ORDER`
+        (None without steps)."""
+        return max(self.steps, key=lambda s: (s.level, RANK.get(s.technique, -1)), default=None)
 
     def candidates_after(self, count: int) -> Candidates:
         """The candidates after the first ``count`` steps."""
