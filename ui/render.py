@@ -697,3 +697,66 @@ def _dashed(draw: ImageDraw.ImageDraw, segment, fill, width: int, dash: int) -> 
         if t0 < t1:
             draw.line([(x0 + (x1 - x0) * t0, y0 + (y1 - y0) * t0), (x0 + (x1 - x0) * t1, y0 + (y1 - y0) * t1)],
                       fill=fill, width=width)
+
+
+# ---------------------------------------------------------------------------------------------
+# Candidate grids (pencil marks) for explanations and hints
+# ---------------------------------------------------------------------------------------------
+
+CANDIDATE_GREY: RGB = (110, 110, 110)
+HINT_FILL: RGB = (255, 244, 170)
+
+
+def draw_candidates(puzzle: Puzzle, candidates: Sequence[Sequence[Iterable[int]]], *, cell_px: int = 72,
+                    entries: Grid | None = None, highlight: Iterable[Cell] = (),
+                    removed: Iterable[tuple[Cell, int]] = (), placed: Iterable[tuple[Cell, int]] = ()) -> np.ndarray:
+    """The grid with every cell's candidates, as in seed 000's pictures: an RGB array.
+
+    A cell with one candidate shows it big (``entries`` in black, digits found by logic in blue); a cell
+    with several shows them small, digit d at the d-th spot. ``highlight`` cells get a yellow
+    background (where a hint says to look), ``removed`` (cell, digit) pairs are drawn small in red
+    where they stood (what a step crosses out), ``placed`` (cell, digit) big in green (what a step
+    fixes). Deterministic: the same inputs give the same pixels.
+    """
+    look = sample_look(APP, cell_px, seed=0)
+    look = Look(**{**look.__dict__, "paper": (255, 255, 255), "grid_dash": None, "highlight": HINT_FILL,
+                   "grid_color": (200, 200, 200), "cage_color": (20, 20, 20), "clue_color": (20, 20, 20),
+                   "digit_color": PEN_BLUE, "pencil_color": CANDIDATE_GREY, "pencil_layout": "slots",
+                   "clue_font": (available(PRINT_BOLD) or (None,))[0],
+                   "pencil_font": (available(PRINT_REGULAR) or (None,))[0],
+                   "digit_font": (available(PRINT_BOLD) or (None,))[0]})
+    clue_font = load_font(look.clue_font, look.clue_px)
+    look = Look(**{**look.__dict__, "glyphs": tuple((op, g if has_glyph(clue_font, g) else ASCII_GLYPHS[op])
+                                                   for op, g in (("+", "+"), ("-", "−"), ("*", "×"), ("/", "÷")))})
+    n, m = puzzle.size, look.margin_px
+    side = 2 * m + n * cell_px
+    lines = tuple(float(m + i * cell_px) for i in range(n + 1))
+    page = np.empty((side, side, 3), np.uint8)
+    page[:] = look.paper
+    for cell in set(highlight):
+        _fill_cell(page, lines, cell, look)
+    _draw_inner_lines(page, lines, look)
+    _draw_cage_walls(page, puzzle, lines, look)
+    _draw_border(page, lines, look)
+    image = Image.fromarray(page)
+    draw = ImageDraw.Draw(image)
+    for cage in puzzle.cages:
+        _draw_clue(draw, cage, puzzle.operators_shown, lines, look)
+    gone: dict[Cell, list[int]] = {}
+    for cell, digit in removed:
+        gone.setdefault(cell, []).append(digit)
+    fixed = dict(placed)
+    red = Look(**{**look.__dict__, "pencil_color": MARK_WRONG})
+    for r, c in puzzle.cells:
+        digits = sorted(set(candidates[r][c]))
+        entry = entries[r][c] if entries is not None else None
+        if (r, c) in fixed:
+            _draw_typed(draw, fixed[(r, c)], (r, c), lines, look, MARK_RIGHT)
+        elif entry is not None or len(digits) == 1:
+            _draw_typed(draw, entry if entry is not None else digits[0], (r, c), lines, look,
+                        (0, 0, 0) if entry is not None else look.digit_color)
+        elif digits:
+            _draw_pencil(draw, [d for d in digits if d not in gone.get((r, c), ())], (r, c), lines, look)
+        if (r, c) in gone and (r, c) not in fixed and entry is None:
+            _draw_pencil(draw, sorted(gone[(r, c)]), (r, c), lines, red)
+    return np.asarray(image, dtype=np.uint8).copy()

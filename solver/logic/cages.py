@@ -113,7 +113,8 @@ def find_cage_confinement(board: Board) -> Iterator[Step]:
                 positions = info.lines[line]
                 part = {tuple(t[p] for p in positions) for t in tuples}
                 if len(positions) == len(info.cells):
-                    every = "both" if len(part) == 2 else ("it" if len(part) == 1 else "all")
+                    combos = len({tuple(sorted(t)) for t in part})
+                    every = "both" if combos == 2 else ("it" if combos == 1 else "all")
                     reason = (f"{cage.clue} in {len(positions)} cells of {name} must be {combos_text(part)}: "
                               f"{every} need{'s' if every == 'it' else ''} {d}, so no other cell of {name} is {d}")
                 else:
