@@ -166,7 +166,7 @@ def _wrong_entry_hint(puzzle: Puzzle, entries: Grid, wrong: tuple[Cell, ...], so
             how = "the puzzle's only solution has another digit there"
         return Hint(2, "wrong_entry", f"The {value} in {cell_name(cell)} is wrong{many}: {how}.", (cell,),
                     wrong_entries=wrong)
-    return Hint(3, "wrong_entry", why.text, (cell,), cell, None, wrong, why.steps)
+    return Hint(3, "wrong_entry", why.summary(), (cell,), cell, None, wrong, why.steps)
 
 
 def _bad_pencil(pencil, entries: Grid, solution: Grid) -> list[Cell]:

@@ -41,6 +41,16 @@ class WhyWrong:
     found: bool
     text: str
 
+    def summary(self, limit: int = 10) -> str:
+        """``text``, with a chain longer than ``limit`` steps cut to its first and last few."""
+        if len(self.steps) <= limit:
+            return self.text
+        lines = self.text.split("\n")
+        keep = limit // 2
+        first, steps, last = lines[0], lines[1:1 + len(self.steps)], lines[1 + len(self.steps):]
+        skipped = f"   … {len(steps) - 2 * keep} more steps …"
+        return "\n".join([first, *steps[:keep], skipped, *steps[-keep:], *last])
+
 
 def why_wrong(puzzle: Puzzle, cell: Cell, value: int, entries: Grid | None = None,
               solution: Grid | None = None) -> WhyWrong:
@@ -134,10 +144,13 @@ def _direct_chain(puzzle: Puzzle, cell: Cell, value: int, known: Grid) -> list[S
 
 
 def _contradiction_chain(puzzle: Puzzle, cell: Cell, value: int, known: Grid) -> list[Step] | None:
-    """The steps that follow from supposing ``value`` in ``cell`` and end in a contradiction."""
-    board = Board.start(puzzle, known)
-    board.masks[board.geo.index(cell)] = 1 << value
-    steps = list(deduce(board, focus={cell}))
-    if not steps or steps[-1].technique != "contradiction":
-        return None
-    return [steps[i] for i in prerequisites(steps, len(steps) - 1)] + [steps[-1]]
+    """The steps that follow from supposing ``value`` in ``cell`` and end in a contradiction: the
+    shorter of two runs, one taking the easiest step anywhere, one spreading out from the cell."""
+    chains = []
+    for focus in (None, {cell}):
+        board = Board.start(puzzle, known)
+        board.masks[board.geo.index(cell)] = 1 << value
+        steps = list(deduce(board, focus=focus))
+        if steps and steps[-1].technique == "contradiction":
+            chains.append([steps[i] for i in prerequisites(steps, len(steps) - 1)] + [steps[-1]])
+    return min(chains, key=len, default=None)
