@@ -33,7 +33,7 @@ a 12x  b 2/  c 11+  d 2-  e 2  f 4+  g 3-"""
 def fresh_state() -> dict:
     """The session's starting state (new objects for every session)."""
     return dict(loaded=None, draft=None, history=[], log=[], rev=0, seen={}, confirmed=None,
-                revealed={}, hint=None, flash=None, started=False)
+                revealed={}, hint=None, hint_found=None, flash=None, started=False)
 
 
 def init_state() -> None:
@@ -265,8 +265,6 @@ def entries_editor(draft: Draft, key: str) -> None:
 # --- the answer of each mode --------------------------------------------------------------------
 
 def solve_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
-    kind, text = app_view.status_message(analysis, loaded.reading)
-    getattr(st, kind)(text)
     result = analysis.result
     if result is None:
         return
@@ -298,14 +296,13 @@ def _with_entries(draft: Draft, solution):
     return tuple(tuple(e if e is not None else s for e, s in zip(er, sr)) for er, sr in zip(draft.entries, solution))
 
 
-def check_view(draft: Draft, analysis: app_view.Analysis) -> None:
+def check_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
     state = st.session_state
     if analysis.puzzle is None:
-        st.error("Fix the puzzle first: " + "; ".join(analysis.problems))
         return
     if draft.entries is None:
         st.info("No written digits yet. Type the digits you have written (below) to check them.")
-    else:
+    elif app_view.on_photo(draft, loaded.reading):
         st.image(app_view.clean_image(draft, draft.entries, cell_px=56), caption="The digits read from your grid")
     with st.container(border=True):
         entries_editor(draft, f"entries_check_{state.rev}")
@@ -340,7 +337,10 @@ def check_view(draft: Draft, analysis: app_view.Analysis) -> None:
     if verdict.status == "multiple":
         st.caption("Note: this puzzle has several solutions; a digit is 'right' when one of them has it.")
     revealed = {cell: v for cell, v in state.revealed.items() if cell[0] < draft.size and cell[1] < draft.size}
-    st.image(app_view.check_image(draft, draft.entries, verdict, revealed), caption="Green: right. Red: wrong.")
+    st.image(app_view.check_image(draft, draft.entries, verdict, revealed),
+             caption="Green: right. Red: wrong." + (" Cyan: revealed." if revealed else ""))
+    if revealed:
+        st.caption("Revealed: " + ", ".join(f"{cell_name(cell)} is {value}" for cell, value in sorted(revealed.items())))
     reveal_control(draft, analysis, verdict)
 
 
@@ -374,7 +374,6 @@ def hint_view(draft: Draft, analysis: app_view.Analysis) -> tuple:
     """Show the hint buttons and the current hint; returns the cells to highlight."""
     state = st.session_state
     if analysis.puzzle is None:
-        st.error("Fix the puzzle first: " + "; ".join(analysis.problems))
         return ()
     cols = st.columns(3)
     for level, column in zip(app_hints.LEVELS, cols):
@@ -384,14 +383,22 @@ def hint_view(draft: Draft, analysis: app_view.Analysis) -> tuple:
     if asked is None or asked[0] != state.rev:
         st.caption("Hints use the digits written in your grid (fix them under 'Written digits' if needed).")
         return ()
-    try:
-        given = app_hints.hint(analysis.puzzle, draft.entries, asked[1])
-    except PuzzleError as err:
-        st.warning(str(err))
+    if state.hint_found is None or state.hint_found[0] != asked:  # computed once per draft and level
+        try:
+            with st.spinner("Looking for the next step…", show_time=True):
+                state.hint_found = (asked, app_hints.hint(analysis.puzzle, draft.entries, asked[1]))
+        except PuzzleError as err:
+            state.hint_found = (asked, str(err))
+    given = state.hint_found[1]
+    if isinstance(given, str):
+        st.warning(given)
         return ()
     st.info(f"Hint {given.level} of 3 ({app_hints.LEVELS[given.level]}): {given.text}")
+    if given.steps:
+        with st.expander(f"It builds on {len(given.steps)} earlier step{'s' if len(given.steps) > 1 else ''}"):
+            st.markdown("\n".join(f"1. {step}" for step in given.steps))
     if given.level >= 2 and given.source == "solver":
-        st.caption("Plain solver hint: the human-style hint engine is not installed yet.")
+        st.caption("Plain solver hint: the human-style hint engine is not installed.")
     digits = dict()
     if draft.entries is not None:
         digits = {(r, c): v for r, row in enumerate(draft.entries) for c, v in enumerate(row) if v is not None}
@@ -401,6 +408,9 @@ def hint_view(draft: Draft, analysis: app_view.Analysis) -> tuple:
         colors[given.cell] = app_view.HINT
         st.button(f"Write {given.value} in {cell_name(given.cell)}", key="write_hint", on_click=_write_hint,
                   args=(given.cell, given.value))
+    elif given.level == 3 and given.cell is not None and given.cell in digits:
+        st.button(f"Erase the {digits[given.cell]} in {cell_name(given.cell)}", key="erase_hint",
+                  on_click=_write_hint, args=(given.cell, None))
     grid = tuple(tuple(digits.get((r, c)) for c in range(draft.size)) for r in range(draft.size))
     fills = {cell: app_view.HINT for cell in given.cells}
     st.image(app_view.clean_image(draft, grid, colors=colors, fills=fills, cell_px=56), caption="Where to look")
@@ -411,8 +421,9 @@ def _ask_hint(level: int) -> None:
     st.session_state.hint = (st.session_state.rev, level)
 
 
-def _write_hint(cell, value: int) -> None:
-    apply(lambda d: app_state.set_entry(d, cell, value), f"wrote the hinted {value} in {cell_name(cell)}")
+def _write_hint(cell, value: int | None) -> None:
+    what = f"wrote the hinted {value} in {cell_name(cell)}" if value else f"erased the digit in {cell_name(cell)}"
+    apply(lambda d: app_state.set_entry(d, cell, value), what)
 
 
 # --- the page ----------------------------------------------------------------------------------
@@ -474,19 +485,21 @@ def main() -> None:
     analysis = app_view.analyse(draft)
     found = app_view.doubts(draft, loaded.reading)
     st.radio("What do you want?", MODES, horizontal=True, key="mode")
+    kind, text = app_view.status_message(analysis, loaded.reading, solving=state.mode == MODES[0])
+    getattr(st, kind)(text)
     left, right = st.columns(2, gap="large")
     with right:
         hint_cells = ()
         if state.mode == MODES[0]:
             solve_view(draft, loaded, analysis)
         elif state.mode == MODES[1]:
-            check_view(draft, analysis)
+            check_view(draft, loaded, analysis)
         else:
             hint_cells = hint_view(draft, analysis)
     with left:
         st.image(app_view.review_image(draft, loaded.reading, analysis, found, hint_cells=hint_cells),
-                 caption="What kensnap read" + (" (drawn over your photo)" if loaded.reading is not None
-                                                 and draft.size == loaded.reading.puzzle.size else ""),
+                 caption=("What kensnap read (drawn over your photo)" if app_view.on_photo(draft, loaded.reading)
+                          else "The puzzle" if loaded.reading is None else "What kensnap read (corrected)"),
                  width="stretch")
         review_notes(found, draft)
     needs_fixing = bool(found.clues or found.walls or found.changed or analysis.puzzle is None

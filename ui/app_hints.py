@@ -41,6 +41,8 @@ class AppHint:
     value: int | None = None
     source: str = "solver"
     """'logic' (human-style engine) or 'solver' (plain hints)."""
+    steps: tuple[str, ...] = ()
+    """At level 3 from the logic engine: the earlier deductions this one builds on, in words."""
 
 
 def hint(puzzle: Puzzle, entries: Grid | None, level: int) -> AppHint:
@@ -53,10 +55,10 @@ def hint(puzzle: Puzzle, entries: Grid | None, level: int) -> AppHint:
             found = logic.hint(puzzle, entries=entries, level=level)
         except PuzzleError:
             raise
-        except Exception:  # the young engine may not know every position: the solver still does
+        except Exception:  # a failure of the young engine must not cost the person a hint
             found = None
         if found is not None:
-            return _from_logic(found, level)
+            return _from_logic(found, level, getattr(logic, "TECHNIQUES", {}))
     return solver_hint(puzzle, entries, level)
 
 
@@ -69,16 +71,19 @@ def _logic_module():
     return module if callable(getattr(module, "hint", None)) else None
 
 
-def _from_logic(found, level: int) -> AppHint:
-    """The human-style engine's hint in the app's shape (attributes read defensively)."""
+def _from_logic(found, level: int, names: dict) -> AppHint:
+    """The human-style engine's hint in the app's shape (attributes read defensively; technique keys
+    shown by their names for people)."""
     cells = tuple(getattr(found, "cells", ()) or ())
     cell = getattr(found, "cell", None)
-    technique = str(getattr(found, "technique", "") or "")
+    key = str(getattr(found, "technique", "") or "")
+    technique = str(getattr(names.get(key), "name", key.replace("_", " ")))
     text = str(getattr(found, "explanation", "") or technique)
+    steps = tuple(str(getattr(step, "text", step)) for step in getattr(found, "steps", ()) or ())
     if level < 3:
-        return AppHint(level, text, technique, cells or ((cell,) if cell else ()), source="logic")
-    return AppHint(level, text, technique, cells or ((cell,) if cell else ()), cell,
-                   getattr(found, "value", None), source="logic")
+        return AppHint(level, text, technique, cells, source="logic")
+    earlier = tuple(step for step in steps[:-1] if step not in text)  # not those the text already tells
+    return AppHint(level, text, technique, cells, cell, getattr(found, "value", None), "logic", earlier)
 
 
 def solver_hint(puzzle: Puzzle, entries: Grid | None, level: int) -> AppHint:

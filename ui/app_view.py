@@ -118,18 +118,23 @@ def review_image(draft: Draft, reading, analysis: Analysis, found: Doubts, *,
     fills.update({cell: DOUBT for cell in found.clues})
     fills.update({cell: HINT for cell in hint_cells})
     frames = {cell: CHANGED for cell in found.changed} | {cell: DOUBT for cell in found.clues}
-    notes = {}
+    written = {}
     if draft.entries is not None:
-        notes = {(r, c): (str(v), DOUBT if (r, c) in found.entries else PEN_BLUE)
-                 for r, row in enumerate(draft.entries) for c, v in enumerate(row) if v is not None}
+        written = {(r, c): (v, DOUBT if (r, c) in found.entries else PEN_BLUE)
+                   for r, row in enumerate(draft.entries) for c, v in enumerate(row) if v is not None}
     clues = {anchor: text or "?" for anchor, text in draft.clue_at().items()}
-    kwargs = dict(cell_px=cell_px, fills=fills, edge_colors={e: DOUBT for e in found.walls},
-                  clue_colors=frames, notes=notes)
-    if reading is not None and draft.size == reading.puzzle.size:
+    kwargs = dict(cell_px=cell_px, fills=fills, edge_colors={e: DOUBT for e in found.walls}, clue_colors=frames)
+    if on_photo(draft, reading):  # the written digits are in the photo: what was read goes in a corner
         grid = reading.grid
+        notes = {cell: (str(value), color) for cell, (value, color) in written.items()}
         return draw_board(draft.size, draft.cage_of(), clues, background=grid.rectified,
-                          lines=(grid.lines_x, grid.lines_y), **kwargs)
-    return draw_board(draft.size, draft.cage_of(), clues, **kwargs)
+                          lines=(grid.lines_x, grid.lines_y), notes=notes, **kwargs)
+    return draw_board(draft.size, draft.cage_of(), clues, digits=written, **kwargs)
+
+
+def on_photo(draft: Draft, reading) -> bool:
+    """True when the review is drawn over the photo (a reading whose size the draft still has)."""
+    return reading is not None and draft.size == reading.puzzle.size
 
 
 def clean_image(draft: Draft, digits: Grid | None, *, colors: dict[Cell, tuple[int, int, int]] | None = None,
@@ -172,24 +177,26 @@ def check_colors(entries: Grid, result: CheckResult) -> dict[Cell, tuple[int, in
 
 
 def check_image(draft: Draft, entries: Grid, result: CheckResult, revealed: dict[Cell, int]) -> np.ndarray:
-    """The written digits marked green (right) or red (wrong), plus the cells revealed on request
-    (dark); nothing else of the solution."""
+    """The written digits marked green (right) or red (wrong), and the cells revealed on request
+    (dark on cyan, over a wrong digit too); nothing else of the solution."""
     shown = [list(row) for row in entries]
-    for (r, c), value in revealed.items():
-        if shown[r][c] is None:
-            shown[r][c] = value
     colors = check_colors(entries, result)
     fills = {cell: tuple(int(v) for v in (np.array(color) * 0.4 + 153)) for cell, color in colors.items()}
+    for (r, c), value in revealed.items():
+        shown[r][c] = value
+        colors[(r, c)], fills[(r, c)] = SOLVED_INK, HINT
     return clean_image(draft, tuple(map(tuple, shown)), colors=colors, fills=fills)
 
 
-def status_message(analysis: Analysis, reading) -> tuple[str, str]:
-    """``(kind, text)`` for the solve status; kind is 'success', 'warning' or 'error'."""
+def status_message(analysis: Analysis, reading, solving: bool = True) -> tuple[str, str]:
+    """``(kind, text)`` for the solver's verdict; kind is 'success', 'warning' or 'error'. Not
+    ``solving`` (checking or hinting), a unique solution is announced without saying "solved"."""
     if analysis.puzzle is None:
         return "error", "Not a complete puzzle yet: " + "; ".join(analysis.problems)
     result = analysis.result
     if result.status == "unique":
-        text = f"Solved: the solution is unique ({result.time_ms:.0f} ms)."
+        text = (f"Solved: the solution is unique ({result.time_ms:.0f} ms)." if solving else
+                "The puzzle has exactly one solution: kensnap can check your digits and give hints.")
         if reading is not None and not reading.confident:
             text += (" The photo was not read with full confidence: compare the highlighted clues with "
                      "the puzzle before you trust it.")
