@@ -86,6 +86,16 @@ def test_a_doubtful_clue_is_offered_first_and_confirming_it_clears_the_doubt(upl
     assert any("Done: clue at r3c1 set to 2/" in text for text in texts(at.success))
 
 
+def test_a_camera_shot_is_read_like_an_upload():
+    at = start()
+    at.toggle(key="use_camera").set_value(True).run()
+    at.camera_input(key="camera").set_value(("shot.jpg", SAMPLE_PHOTO.read_bytes(), "image/jpeg"))
+    at.run()
+    assert not at.exception
+    assert at.status[0].label.startswith("Read a 4×4 puzzle from the camera photo shot.jpg")
+    assert any(text.startswith("Solved") for text in texts(at.success))
+
+
 def test_a_bad_file_gives_one_friendly_error():
     at = start()
     at.file_uploader(key="upload").upload("puzzle.jpg", b"this is not a picture", "image/jpeg")

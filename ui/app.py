@@ -23,6 +23,8 @@ from ui import app_hints, app_inputs, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 
 MODES = ("Solve", "Check my grid", "Hint")
+SHOWN_DOUBTS = 8
+"""Doubtful readings listed under the review picture; more go into an expander."""
 TYPED_EXAMPLE = """a a b b
 c a d e
 c c d f
@@ -456,7 +458,10 @@ def review_notes(found: app_view.Doubts, draft: Draft) -> None:
         lines.append(f"- the solver changed {said}")
     if lines:
         st.markdown("**To check** (orange: read with low confidence, violet: changed by the solver):\n"
-                    + "\n".join(lines))
+                    + "\n".join(lines[:SHOWN_DOUBTS]))
+        if len(lines) > SHOWN_DOUBTS:
+            with st.expander(f"{len(lines) - SHOWN_DOUBTS} more to check"):
+                st.markdown("\n".join(lines[SHOWN_DOUBTS:]))
     missing = [cell_name(cage.anchor) for cage in draft.cages if not cage.clue]
     if missing:
         st.markdown(f"**No clue yet** at {', '.join(missing)}: give one under *Fix what was read → Clue*.")
