@@ -10,9 +10,9 @@ from solver.kakuro.encoding import encode
 from solver.kakuro.engine import KakuroEngine, solve_kakuro
 from test_kakuro_model import SMALL, seed_puzzle
 
-SEED_SOLUTION = {  # worked out by hand from the seed's steps: 1D+2D=17, 1D+1E=10, 2D+2E=15, 3E=7
-    (1, 3): 8, (1, 4): 2, (2, 3): 9, (2, 4): 6, (3, 4): 7, (3, 5): 3, (3, 6): 1,
-    (4, 1): 8, (4, 2): 9, (4, 5): 6, (4, 6): 2, (5, 1): 1, (5, 2): 7, (5, 5): 9, (5, 6): 3,
+SEED_SOLUTION = {  # the seed's steps give the first five: 1D+2D=17, 1D+1E=10, 2D+2E=15, 3E=7
+    (1, 3): 8, (1, 4): 2, (2, 3): 9, (2, 4): 6, (3, 4): 7, (3, 5): 3, (3, 6): 1, (4, 1): 1, (4, 2): 7, (4, 3): 5,
+    (4, 5): 8, (4, 6): 5, (5, 1): 8, (5, 2): 9, (5, 3): 6, (5, 4): 4, (5, 5): 7, (5, 6): 3, (6, 3): 9, (6, 4): 6,
 }
 
 
@@ -168,7 +168,7 @@ def test_right_entries_are_completable_and_nothing_is_wrong():
 
 def test_a_wrong_entry_is_named_and_the_conflict_holds_it():
     puzzle = seed_puzzle()
-    digits = {(1, 3): 8, (3, 4): 6, (4, 1): 8}  # r4c5 should be 7
+    digits = {(1, 3): 8, (3, 4): 6, (4, 1): 1}  # r4c5 should be 7
     result = check_kakuro(puzzle, entries_with(puzzle, digits))
     assert result.status == "unique" and not result.completable
     assert result.wrong == ((3, 4),)

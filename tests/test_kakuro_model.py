@@ -23,14 +23,14 @@ def seed_puzzle() -> KakuroPuzzle:
 
 def test_the_seed_sample_has_the_runs_the_seed_describes():
     puzzle = seed_puzzle()
-    assert (puzzle.rows, puzzle.cols) == (6, 7)
+    assert (puzzle.rows, puzzle.cols) == (7, 7)
     names = {run.name: run.cells for run in puzzle.runs}
     # "1D+1E=10 because of 1C across", "1D+2D=17 because of 0D", 0E covers 1E, 2E and 3E
     assert names["10 across at r2c3"] == ((1, 3), (1, 4))
     assert names["17 down at r1c4"] == ((1, 3), (2, 3))
     assert names["15 down at r1c5"] == ((1, 4), (2, 4), (3, 4))
     assert names["11 across at r4c4"] == ((3, 4), (3, 5), (3, 6))
-    assert len(puzzle.whites) == 15 and len(puzzle.runs) == 13
+    assert len(puzzle.whites) == 20 and len(puzzle.runs) == 15 and puzzle.warnings() == []
     for cell in puzzle.whites:  # every white cell lies in one across and one down run
         across, down = puzzle.runs_through(cell)
         assert across.direction == "across" and down.direction == "down"
@@ -49,8 +49,8 @@ def test_the_small_text_reads_its_entry_and_round_trips():
 def test_json_round_trip_and_shape_of_the_contract():
     puzzle = seed_puzzle().with_entries(None)
     data = kakuro_to_json(puzzle)
-    assert data["puzzle"] == "kakuro" and data["rows"] == 6 and data["cols"] == 7
-    assert data["grid"][0][3] == {"down": 17} and data["grid"][3][3] == {"across": 11}
+    assert data["puzzle"] == "kakuro" and data["rows"] == 7 and data["cols"] == 7
+    assert data["grid"][0][3] == {"down": 17} and data["grid"][3][3] == {"down": 20, "across": 11}
     assert data["grid"][0][0] == "#" and data["grid"][1][3] == "."
     assert "entries" not in data
     text = json.dumps(data)

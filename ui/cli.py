@@ -19,6 +19,7 @@ from typing import Iterator
 from solver import Puzzle, PuzzleError, solve
 from solver.check import check
 from solver.formats import entries_in, puzzles_in
+from solver.kakuro import KakuroPuzzle
 from solver.puzzle import cell_name
 
 from . import text_view
@@ -39,7 +40,7 @@ class Loaded:
     """One puzzle found in an input, or the error that stopped it."""
 
     label: str
-    puzzle: Puzzle | None
+    puzzle: Puzzle | KakuroPuzzle | None
     error: str | None
 
 
@@ -58,7 +59,7 @@ def load_inputs(inputs: list[str], rules: str = "auto") -> Iterator[Loaded]:
         for label, item in puzzles_in(text, source):
             if isinstance(item, PuzzleError):
                 yield Loaded(label, None, str(item))
-            elif rules != "auto":
+            elif rules != "auto" and isinstance(item, Puzzle):
                 yield Loaded(label, Puzzle(item.size, item.cages, item.operators_shown, item.entries, RULES[rules]), None)
             else:
                 yield Loaded(label, item, None)
@@ -101,6 +102,9 @@ def cmd_solve(args) -> int:
         if item.error:
             code = max(code, _bad(args, item.label, item.error))
             continue
+        if isinstance(item.puzzle, KakuroPuzzle):
+            code = max(code, _solve_kakuro(args, item))
+            continue
         try:
             result = solve(item.puzzle)
         except PuzzleError as err:
@@ -128,6 +132,8 @@ def cmd_check(args) -> int:
     item = items[0]
     if item.error:
         return _bad(args, item.label, item.error)
+    if isinstance(item.puzzle, KakuroPuzzle):
+        return _check_kakuro(args, item)
     try:
         entries = None
         if args.entries:
@@ -140,6 +146,56 @@ def cmd_check(args) -> int:
            "clashes": list(result.clashes), "time_ms": result.time_ms}
     if result.conflict:
         obj["conflict"] = {"cages": list(result.conflict.cages), "entries": [list(c) for c in result.conflict.entries],
+                           "names": list(result.conflict.names)}
+    _emit(args, obj, text_view.check_report(item.label, result))
+    return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE
+
+
+def _solve_kakuro(args, item: Loaded) -> int:
+    """Solve one Kakuro and print it like a KenKen's result (the grid in the Kakuro text format)."""
+    from solver.kakuro.engine import solve_kakuro
+    from solver.kakuro.formats import format_kakuro_text
+    try:
+        result = solve_kakuro(item.puzzle)
+    except PuzzleError as err:
+        return _bad(args, item.label, str(err))
+    obj = {"input": item.label, "puzzle": "kakuro", "status": result.status,
+           "solution": _grid_json(result.solution), "time_ms": result.time_ms}
+    head = f"{item.label}: Kakuro {item.puzzle.rows}×{item.puzzle.cols}: "
+    notes = "".join(f"\nnote: {w}" for w in result.warnings)
+    if result.status == "unique":
+        text = f"{head}solved, the solution is unique ({result.time_ms:.1f} ms){notes}\n" \
+               f"{format_kakuro_text(item.puzzle, result.solution).rstrip()}"
+    elif result.status == "multiple":
+        obj["other"] = _grid_json(result.other)
+        obj["differ"] = [list(c) for c in result.differ]
+        cells = ", ".join(cell_name(c) for c in result.differ)
+        text = (f"{head}several solutions; two of them differ in {cells}{notes}\n"
+                f"{format_kakuro_text(item.puzzle, result.solution)}\n"
+                f"{format_kakuro_text(item.puzzle, result.other).rstrip()}")
+    else:
+        obj["conflict"] = {"runs": list(result.conflict.cages), "names": list(result.conflict.names)}
+        text = f"{head}no solution: these cannot hold together: {'; '.join(result.conflict.names)}{notes}"
+    if result.warnings:
+        obj["warnings"] = list(result.warnings)
+    _emit(args, obj, text)
+    return OK if result.status == "unique" else NOT_UNIQUE
+
+
+def _check_kakuro(args, item: Loaded) -> int:
+    """Check the written digits of one Kakuro (the same report as for a KenKen)."""
+    from solver.kakuro.check import check_kakuro
+    from solver.kakuro.formats import kakuro_entries_in
+    try:
+        entries = kakuro_entries_in(_read_source(args.entries), item.puzzle) if args.entries else None
+        result = check_kakuro(item.puzzle, entries)
+    except (PuzzleError, InputError) as err:
+        return _bad(args, item.label, str(err))
+    obj = {"input": item.label, "puzzle": "kakuro", "status": result.status, "filled": result.filled,
+           "wrong": [list(c) for c in result.wrong], "completable": result.completable,
+           "clashes": list(result.clashes), "time_ms": result.time_ms}
+    if result.conflict:
+        obj["conflict"] = {"runs": list(result.conflict.cages), "entries": [list(c) for c in result.conflict.entries],
                            "names": list(result.conflict.names)}
     _emit(args, obj, text_view.check_report(item.label, result))
     return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE

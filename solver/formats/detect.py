@@ -1,19 +1,28 @@
-"""Tell the formats apart: one text may hold a JSON document, JSON lines, Keen IDs or the text format.
+"""Tell the formats apart: one text may hold a JSON document, JSON lines, Keen IDs or the text format,
+of a KenKen or of a Kakuro (a JSON object with ``"puzzle": "kakuro"``; text with ``down\\across`` clue
+cells, several puzzles separated by blank lines).
 
-:func:`puzzles_in` returns one item per puzzle found, each either a Puzzle or the PuzzleError that
-stopped it, so one bad line never hides the good ones.
+:func:`puzzles_in` returns one item per puzzle found, each either a Puzzle, a KakuroPuzzle or the
+PuzzleError that stopped it, so one bad line never hides the good ones.
 """
 from __future__ import annotations
 
 import json
 from typing import Any
 
+from ..kakuro.formats import is_kakuro_json, kakuro_from_json, looks_like_kakuro_text, parse_kakuro_text
+from ..kakuro.model import KakuroPuzzle
 from ..puzzle import Grid, Puzzle, PuzzleError
-from .json_schema import puzzle_from_json
+from .json_schema import puzzle_from_json as _kenken_from_json
 from .keen import looks_like_keen, parse_keen
 from .text import parse_text
 
-Item = tuple[str, "Puzzle | PuzzleError"]
+Item = tuple[str, "Puzzle | KakuroPuzzle | PuzzleError"]
+
+
+def puzzle_from_json(data: Any) -> "Puzzle | KakuroPuzzle":
+    """A KenKen or a Kakuro from a parsed JSON value, whichever it is; raises PuzzleError."""
+    return kakuro_from_json(data) if is_kakuro_json(data) else _kenken_from_json(data)
 
 
 def puzzles_in(text: str, name: str) -> list[Item]:
@@ -30,6 +39,8 @@ def puzzles_in(text: str, name: str) -> list[Item]:
             if len(lines) == 1 or not all(line.startswith("{") for _, line in lines):
                 return [(name, PuzzleError(f"not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}"))]
         return [(f"{name}:{i}", _guard(lambda line=line: puzzle_from_json(json.loads(line)))) for i, line in lines]
+    if looks_like_kakuro_text(text):
+        return _kakuro_texts(text, name)
     if all(looks_like_keen(line) for _, line in lines):
         if len(lines) == 1:
             return [(name, _guard(lambda: parse_keen(lines[0][1])))]
@@ -49,7 +60,26 @@ def _from_json_value(data: Any, name: str) -> list[Item]:
     return [(name, _guard(lambda: puzzle_from_json(data)))]
 
 
-def _guard(make) -> "Puzzle | PuzzleError":
+def _kakuro_texts(text: str, name: str) -> list[Item]:
+    """Kakuro text puzzles separated by blank lines (``name:LINE`` of each first line when several)."""
+    chunks: list[tuple[int, list[str]]] = []
+    current = None
+    for i, line in enumerate(text.splitlines()):
+        if not line.strip():
+            current = None
+            continue
+        if current is None:
+            current = (i + 1, [])
+            chunks.append(current)
+        current[1].append(line)
+    chunks = [(start, rows) for start, rows in chunks if looks_like_kakuro_text("\n".join(rows))]
+    if len(chunks) <= 1:
+        return [(name, _guard(lambda: parse_kakuro_text(text)))]
+    return [(f"{name}:{start}", _guard(lambda s=start, r=rows: parse_kakuro_text("\n" * (s - 1) + "\n".join(r))))
+            for start, rows in chunks]
+
+
+def _guard(make) -> "Puzzle | KakuroPuzzle | PuzzleError":
     """Run a parser; a PuzzleError becomes the item instead of escaping."""
     try:
         return make()

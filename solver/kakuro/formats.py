@@ -222,7 +222,10 @@ def kakuro_entries_in(text: str, puzzle: KakuroPuzzle) -> Grid:
             raise PuzzleError(f"entries: not valid JSON: {err.msg} at line {err.lineno}, column {err.colno}") from None
         grid = _entries_grid(data.get("entries") if isinstance(data, dict) else data, "entries")
     elif looks_like_kakuro_text(text):
-        written = parse_kakuro_text(text)
+        try:
+            written = parse_kakuro_text(text)
+        except PuzzleError as err:
+            raise PuzzleError(f"entries: {err}") from None
         if written.grid != puzzle.grid:
             raise PuzzleError("entries: the written grid's layout differs from the puzzle's")
         grid = written.entries or tuple(tuple(None for _ in row) for row in puzzle.grid)
