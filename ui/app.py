@@ -35,7 +35,7 @@ a 12x  b 2/  c 11+  d 2-  e 2  f 4+  g 3-"""
 def fresh_state() -> dict:
     """The session's starting state (new objects for every session)."""
     return dict(loaded=None, draft=None, history=[], log=[], rev=0, seen={}, confirmed=None,
-                revealed={}, hint=None, hint_found=None, flash=None, started=False)
+                revealed={}, hint=None, hint_found=None, flash=None, started=False, confirmed_clues=set())
 
 
 def init_state() -> None:
@@ -50,7 +50,7 @@ def adopt(loaded: app_inputs.Loaded) -> None:
     state = st.session_state
     state.loaded = loaded
     state.draft = loaded.draft
-    state.history, state.log, state.revealed = [], [], {}
+    state.history, state.log, state.revealed, state.confirmed_clues = [], [], {}, set()
     state.confirmed = state.hint = state.flash = None
     state.rev += 1
     if loaded.draft is not None:
@@ -154,7 +154,13 @@ def undo() -> None:
 
 
 def _set_clue(anchor, key: str) -> None:
-    text = st.session_state[key]
+    state = st.session_state
+    text = state[key]
+    if text.strip() == state.draft.clue_at().get(anchor):  # the person confirms the clue as read
+        if (anchor, text.strip()) not in state.confirmed_clues:
+            state.confirmed_clues.add((anchor, text.strip()))
+            state.flash = ("success", f"Confirmed: the clue at {cell_name(anchor)} is {text.strip()}.")
+        return
     apply(lambda d: app_state.set_clue(d, anchor, text), f"clue at {cell_name(anchor)} set to {text.strip() or '(none)'}")
 
 
@@ -228,7 +234,8 @@ def corrections(draft: Draft, found: app_view.Doubts, expanded: bool) -> None:
                 key = f"clue_text_{rev}_{anchor[0]}_{anchor[1]}"
                 st.text_input("Its clue, as printed (12x, 3-, 2/, 11+, or a lone number)", value=clue_of[anchor],
                               key=key, on_change=_set_clue, args=(anchor, key))
-                st.button("Set the clue", key=f"set_clue_{rev}", on_click=_set_clue, args=(anchor, key))
+                st.button("Set the clue (or confirm it as read)", key=f"set_clue_{rev}", on_click=_set_clue,
+                          args=(anchor, key))
         with cage_tab:
             names = [cell_name((r, c)) for r in range(draft.size) for c in range(draft.size)]
             key = f"cells_{rev}"
@@ -274,7 +281,7 @@ def solve_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
         st.caption(f"Note: {note}")
     if result.status == "unique":
         if loaded.photo is not None and loaded.reading is not None:
-            overlay = app_view.overlay_image(loaded.photo, loaded.reading, draft, result.solution)
+            overlay = app_view.overlay_image(loaded.photo, loaded.reading, draft, result.solution, loaded.photo_scale)
             st.image(overlay, caption="The solution drawn into your photo", width="stretch")
             st.download_button("Download this picture (PNG)", lambda: app_view.png_bytes(overlay),
                                "kensnap-photo.png", "image/png", key="download_overlay", on_click="ignore")
@@ -488,7 +495,7 @@ def main() -> None:
         return
     read_summary(loaded)
     analysis = app_view.analyse(draft)
-    found = app_view.doubts(draft, loaded.reading)
+    found = app_view.doubts(draft, loaded.reading, frozenset(state.confirmed_clues))
     st.radio("What do you want?", MODES, horizontal=True, key="mode")
     kind, text = app_view.status_message(analysis, loaded.reading, solving=state.mode == MODES[0])
     getattr(st, kind)(text)

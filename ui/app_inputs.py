@@ -12,6 +12,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .app_state import CorrectionError, Draft, draft_from_puzzle, draft_from_text
@@ -20,6 +21,8 @@ SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 """The bundled samples (absent when kensnap is installed without its repository)."""
 PHOTO_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
 MAX_UPLOAD_MB = 20
+MAX_SHOWN = 1600
+"""Photos are kept and drawn on at most this many pixels on their long side."""
 TRY_PHOTO = ("Try again with the whole grid in the picture, flat and square-on, in even light, "
              "with the outer border visible — or type the puzzle instead.")
 
@@ -34,10 +37,13 @@ class Loaded:
     """Identifies the input's content (kind + digest): the same input gives the same key."""
     draft: Draft | None
     photo: np.ndarray | None = None
+    """The photo, shrunk for showing (at most ``MAX_SHOWN`` pixels on its long side)."""
     reading: object | None = None
     """The :class:`vision.Reading` of a photo."""
     seconds: dict[str, float] = field(default_factory=dict)
     error: str | None = None
+    photo_scale: float = 1.0
+    """``photo``'s size relative to the image that was read (multiply the reading's points by it)."""
 
 
 def register_heif() -> bool:
@@ -84,7 +90,18 @@ def load_photo(data: bytes, name: str, kind: str = "photo") -> Loaded:
         return Loaded(source, key, None, pixels, seconds=seconds,
                       error=f"kensnap failed while reading this picture ({type(err).__name__}: {err}). {TRY_PHOTO}")
     seconds.update(reading.seconds)
-    return Loaded(source, key, draft_from_puzzle(reading.puzzle), pixels, reading, seconds)
+    shown = _shrunk(pixels)  # a session keeps this, not a 12 MP array
+    return Loaded(source, key, draft_from_puzzle(reading.puzzle), shown, reading, seconds,
+                  photo_scale=shown.shape[1] / pixels.shape[1])
+
+
+def _shrunk(pixels: np.ndarray) -> np.ndarray:
+    """The photo at most MAX_SHOWN pixels on its long side."""
+    height, width = pixels.shape[:2]
+    scale = MAX_SHOWN / max(height, width)
+    if scale >= 1:
+        return pixels
+    return cv2.resize(pixels, (max(1, round(width * scale)), max(1, round(height * scale))), interpolation=cv2.INTER_AREA)
 
 
 def load_typed(text: str, source: str = "typed puzzle") -> Loaded:

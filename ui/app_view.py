@@ -72,9 +72,10 @@ class Doubts:
     """anchor → the solver's change in words."""
 
 
-def doubts(draft: Draft, reading) -> Doubts:
+def doubts(draft: Draft, reading, confirmed: frozenset = frozenset()) -> Doubts:
     """The doubtful parts of ``reading`` (a :class:`vision.Reading`, or None) that the person has not
-    corrected yet: a corrected clue, wall or digit is no longer doubtful."""
+    corrected yet: a corrected clue, wall or digit is no longer doubtful, nor a clue the person
+    confirmed as read (``(anchor, clue)`` in ``confirmed``)."""
     if reading is None or draft.size != reading.puzzle.size:
         return Doubts()
     read_clues = {cage.anchor: clue_text(cage) for cage in reading.puzzle.cages}
@@ -84,7 +85,8 @@ def doubts(draft: Draft, reading) -> Doubts:
     clues = {}
     for anchor, found in reading.clues.items():
         p = found.best[2] if found.best else 0.0
-        if p < LOW_CLUE and anchor in now and now[anchor] == read_clues.get(anchor):
+        if p < LOW_CLUE and anchor in now and now[anchor] == read_clues.get(anchor) \
+                and (anchor, now[anchor]) not in confirmed:
             clues[anchor] = p
     read_cage, cage_of = reading.puzzle.cage_of, draft.cage_of()
     walls = {}
@@ -153,9 +155,10 @@ def clean_image(draft: Draft, digits: Grid | None, *, colors: dict[Cell, tuple[i
     return draw_board(draft.size, draft.cage_of(), draft.clue_at(), digits=written, fills=fills, cell_px=cell_px)
 
 
-def overlay_image(photo: np.ndarray, reading, draft: Draft, solution: Grid) -> np.ndarray:
+def overlay_image(photo: np.ndarray, reading, draft: Draft, solution: Grid, scale: float = 1.0) -> np.ndarray:
     """The solution written into the photo's cells, in perspective: digits of empty cells in pen
-    blue, the right digit in red where a written one is wrong, nothing over a right written digit."""
+    blue, the right digit in red where a written one is wrong, nothing over a right written digit.
+    ``scale`` is the size of ``photo`` relative to the image that was read (its corners are scaled)."""
     n = draft.size
     entries = draft.entries
     digits, marks = [[None] * n for _ in range(n)], [[None] * n for _ in range(n)]
@@ -166,7 +169,9 @@ def overlay_image(photo: np.ndarray, reading, draft: Draft, solution: Grid) -> n
                 digits[r][c] = solution[r][c]
             elif written != solution[r][c]:
                 digits[r][c], marks[r][c] = solution[r][c], MARK_WRONG
-    return fit(draw_solution(photo, reading.corners, n, digits, marks))
+    small = fit(photo)  # drawn at the size shown: a 12 MP photo would take seconds on every rerun
+    scale *= small.shape[1] / photo.shape[1]
+    return draw_solution(small, np.asarray(reading.corners, dtype=np.float64) * scale, n, digits, marks)
 
 
 def check_colors(entries: Grid, result: CheckResult) -> dict[Cell, tuple[int, int, int]]:
