@@ -53,6 +53,7 @@ def rev(at: AppTest) -> int:
 def uploaded() -> AppTest:
     at = start()
     assert "Start with a photo" in texts(at.info)[0]
+    assert not texts(at.markdown)  # nothing stray on the first page (a bare string would show)
     at.file_uploader(key="upload").upload(SAMPLE_PHOTO.name, SAMPLE_PHOTO.read_bytes(), "image/jpeg")
     at.run()
     assert not at.exception, at.exception

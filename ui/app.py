@@ -23,8 +23,8 @@ from ui import app_hints, app_inputs, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 
 MODES = ("Solve", "Check my grid", "Hint")
-SHOWN_DOUBTS = 8
-"""Doubtful readings listed under the review picture; more go into an expander."""
+SHOWN_DOUBTS = 8  # doubtful readings listed under the review picture; more go into an expander
+# (no bare string literals at the top level here: Streamlit's "magic" would print them on the page)
 TYPED_EXAMPLE = """a a b b
 c a d e
 c c d f
