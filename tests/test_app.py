@@ -130,6 +130,21 @@ def test_correct_a_clue_then_solve_and_undo_corrections_survive_reruns():
     assert at.session_state["typed_text"] == BROKEN  # nothing typed is lost
 
 
+def test_typing_that_is_not_applied_yet_survives_other_corrections():
+    at = type_puzzle(start(), SEED000)
+    half_typed = SEED000.replace("g 3-", "g 3-  h")  # a label that is not on the map
+    at.text_area(key=f"text_{rev(at)}").input(half_typed)
+    at.button(key=f"replace_{rev(at)}").click()
+    at.run()
+    assert any("clues come in pairs" in text for text in texts(at.error))
+    at.selectbox(key=f"clue_cage_{rev(at)}").select((1, 3))
+    at.run()
+    at.text_input(key=f"clue_text_{rev(at)}_1_3").input("3")  # another correction meanwhile
+    at.run()
+    assert at.session_state["draft"].clue_at()[(1, 3)] == "3"
+    assert at.text_area(key=f"text_{rev(at)}").value == half_typed  # still there, still to fix
+
+
 def test_merge_and_split_cages_from_picked_cells():
     at = type_puzzle(start(), SEED000)
     at.multiselect(key=f"cells_{rev(at)}").select("r4c2")
@@ -146,8 +161,9 @@ def test_merge_and_split_cages_from_picked_cells():
 
 
 def test_check_my_grid_marks_digits_without_revealing_the_rest():
-    text = SEED000 + "entries:\n1 4 . .\n. . . .\n. . 3 .\n. . . 3\n"  # r1c2 is wrong (3)
+    text = SEED000 + "entries:\n1 4 . .\n. . . .\n. . 3 .\n. . . .\n"  # r1c2 is wrong (3)
     at = type_puzzle(start(), text)
+    at.text_area(key=f"entries_check_{rev(at)}").input("1 4 . .\n. . . .\n. . 3 .\n. . . 3")  # one more
     assert at.radio(key="mode").value == "Check my grid"
     assert texts(at.success) == ["The puzzle has exactly one solution: kensnap can check your digits and give hints."]
     assert not at.error  # nothing judged before the digits are confirmed

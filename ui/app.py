@@ -35,7 +35,8 @@ a 12x  b 2/  c 11+  d 2-  e 2  f 4+  g 3-"""
 def fresh_state() -> dict:
     """The session's starting state (new objects for every session)."""
     return dict(loaded=None, draft=None, history=[], log=[], rev=0, seen={}, confirmed=None,
-                revealed={}, hint=None, hint_found=None, flash=None, started=False, confirmed_clues=set())
+                revealed={}, hint=None, hint_found=None, flash=None, started=False, confirmed_clues=set(),
+                pending={})
 
 
 def init_state() -> None:
@@ -50,7 +51,7 @@ def adopt(loaded: app_inputs.Loaded) -> None:
     state = st.session_state
     state.loaded = loaded
     state.draft = loaded.draft
-    state.history, state.log, state.revealed, state.confirmed_clues = [], [], {}, set()
+    state.history, state.log, state.revealed, state.confirmed_clues, state.pending = [], [], {}, set(), {}
     state.confirmed = state.hint = state.flash = None
     state.rev += 1
     if loaded.draft is not None:
@@ -128,21 +129,23 @@ def _use_typed() -> None:
 
 # --- corrections ---------------------------------------------------------------------------------
 
-def apply(change, what: str) -> None:
-    """Apply a correction (a function Draft → Draft); keep the old draft for undo."""
+def apply(change, what: str) -> bool:
+    """Apply a correction (a function Draft → Draft); keep the old draft for undo. False when the
+    correction was refused (the reason is flashed)."""
     state = st.session_state
     try:
         new = change(state.draft)
     except CorrectionError as err:
         state.flash = ("error", str(err))
-        return
+        return False
     if new == state.draft:
-        return
+        return True
     state.history.append(state.draft)
     state.log.append(what)
     state.draft = new
     state.rev += 1
     state.flash = ("success", f"Done: {what}.")
+    return True
 
 
 def undo() -> None:
@@ -178,9 +181,18 @@ def _split(key: str) -> None:
     apply(lambda d: app_state.split_off(d, cells), "made a cage of " + ", ".join(map(cell_name, cells)))
 
 
-def _set_entries(key: str) -> None:
+def _keep_typing(kind: str, key: str) -> None:
+    """Remember what was typed in a text box until it is applied, so no correction or rerun loses it."""
+    st.session_state.pending[kind] = st.session_state[key]
+
+
+def _set_entries(key: str) -> bool:
     text = st.session_state[key]
-    apply(lambda d: app_state.set_entries_text(d, text), "written digits changed")
+    if apply(lambda d: app_state.set_entries_text(d, text), "written digits changed"):
+        st.session_state.pending.pop("entries", None)
+        return True
+    st.session_state.pending["entries"] = text
+    return False
 
 
 def _resize(key: str) -> None:
@@ -195,7 +207,10 @@ def _set_rules(key: str) -> None:
 
 def _replace_text(key: str) -> None:
     text = st.session_state[key]
-    apply(lambda d: _keep_entries(app_state.draft_from_text(text), d), "puzzle replaced by the typed text")
+    if apply(lambda d: _keep_entries(app_state.draft_from_text(text), d), "puzzle replaced by the typed text"):
+        st.session_state.pending.pop("text", None)
+    else:
+        st.session_state.pending["text"] = text
 
 
 def _keep_entries(new: Draft, old: Draft) -> Draft:
@@ -256,8 +271,9 @@ def corrections(draft: Draft, found: app_view.Doubts, expanded: bool) -> None:
                      index=list(rules).index(draft.calcudoku), key=key, on_change=_set_rules, args=(key,))
         with text_tab:
             key = f"text_{rev}"
-            st.text_area("The whole puzzle as text (edit anything, then replace)", value=draft.to_text(),
-                         key=key, height=80 + 22 * (draft.size + 2))
+            st.text_area("The whole puzzle as text (edit anything, then replace)",
+                         value=state.pending.get("text", draft.to_text()), key=key,
+                         height=80 + 22 * (draft.size + 2), on_change=_keep_typing, args=("text", key))
             st.button("Replace the puzzle with this text", key=f"replace_{rev}", on_click=_replace_text, args=(key,))
         left, right = st.columns([1, 3])
         left.button("Undo the last correction", key="undo", on_click=undo, disabled=not state.history)
@@ -267,7 +283,8 @@ def corrections(draft: Draft, found: app_view.Doubts, expanded: bool) -> None:
 
 def entries_editor(draft: Draft, key: str) -> None:
     st.text_area(f"The digits written in the grid: {draft.size} rows, '.' for an empty cell",
-                 value=app_state.entries_text(draft), key=key, height=40 + 24 * draft.size)
+                 value=st.session_state.pending.get("entries", app_state.entries_text(draft)), key=key,
+                 height=40 + 24 * draft.size, on_change=_keep_typing, args=("entries", key))
     st.button("Set these digits", key=f"set_{key}", on_click=_set_entries, args=(key,))
 
 
@@ -314,9 +331,11 @@ def check_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
     elif app_view.on_photo(draft, loaded.reading):
         st.image(app_view.clean_image(draft, draft.entries, cell_px=56), caption="The digits read from your grid")
     with st.container(border=True):
-        entries_editor(draft, f"entries_check_{state.rev}")
-        if draft.entries is not None:
-            st.button("These are my digits: check them", key="confirm", type="primary", on_click=_confirm)
+        key = f"entries_check_{state.rev}"
+        entries_editor(draft, key)
+        if draft.entries is not None or "entries" in state.pending:
+            st.button("These are my digits: check them", key="confirm", type="primary", on_click=_confirm,
+                      args=(key,))
     if draft.entries is None or state.confirmed != (state.rev, draft.entries):
         if draft.entries is not None:
             st.caption("Confirm the digits first: kensnap checks only what you confirm.")
@@ -353,8 +372,11 @@ def check_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
     reveal_control(draft, analysis, verdict)
 
 
-def _confirm() -> None:
+def _confirm(key: str) -> None:
+    """Take the digits in the box (applying any not set yet) as the ones to check."""
     state = st.session_state
+    if "entries" in state.pending and not _set_entries(key):
+        return
     state.confirmed = (state.rev, state.draft.entries)
 
 
