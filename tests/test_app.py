@@ -102,12 +102,19 @@ def test_a_camera_shot_is_read_like_an_upload():
     assert any(text.startswith("Solved") for text in texts(at.success))
 
 
-def test_a_bad_file_gives_one_friendly_error():
+def test_a_bad_file_gives_one_friendly_error_and_keeps_the_puzzle_worked_on():
     at = start()
     at.file_uploader(key="upload").upload("puzzle.jpg", b"this is not a picture", "image/jpeg")
     at.run()
     assert not at.exception
     assert any("cannot be opened as a photo" in text and "JPEG" in text for text in texts(at.error))
+    at = type_puzzle(at, BROKEN)
+    at.selectbox(key=f"clue_cage_{rev(at)}").select((3, 1)).run()
+    at.text_input(key=f"clue_text_{rev(at)}_3_1").input("3-").run()
+    at.file_uploader(key="upload").clear().upload("other.png", b"\x89PNG\r\n\x1a\n broken", "image/png").run()
+    assert any("cannot be opened" in text and "still the one you had" in text for text in texts(at.error))
+    assert at.session_state["draft"].clue_at()[(3, 1)] == "3-"
+    assert any(text.startswith("Solved") for text in texts(at.success))
 
 
 def test_correct_a_clue_then_solve_and_undo_corrections_survive_reruns():

@@ -21,6 +21,7 @@ from solver import PuzzleError, cell_name
 from solver.check import check
 from ui import app_hints, app_inputs, app_state, app_view
 from ui.app_state import CorrectionError, Draft
+from ui.render import MARK_WRONG
 
 MODES = ("Solve", "Check my grid", "Hint")
 SHOWN_DOUBTS = 8  # doubtful readings listed under the review picture; more go into an expander
@@ -47,15 +48,19 @@ def init_state() -> None:
 # --- input -------------------------------------------------------------------------------------
 
 def adopt(loaded: app_inputs.Loaded) -> None:
-    """Make a freshly loaded input the current one (corrections of the previous one are dropped)."""
+    """Make a freshly loaded input the current one (corrections of the previous one are dropped).
+    An input that failed only says why: the puzzle the person was working on stays."""
     state = st.session_state
+    if loaded.draft is None:
+        kept = " (The puzzle below is still the one you had.)" if state.draft is not None else ""
+        state.flash = ("error", (loaded.error or "Nothing could be loaded.") + kept)
+        return
     state.loaded = loaded
     state.draft = loaded.draft
     state.history, state.log, state.revealed, state.confirmed_clues, state.pending = [], [], {}, set(), {}
     state.confirmed = state.hint = state.flash = None
     state.rev += 1
-    if loaded.draft is not None:
-        state.mode = MODES[1] if loaded.draft.entries is not None else MODES[0]
+    state.mode = MODES[1] if loaded.draft.entries is not None else MODES[0]
 
 
 def load_with_spinner(what: str, make) -> None:
@@ -302,8 +307,10 @@ def solve_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
             st.image(overlay, caption="The solution drawn into your photo", width="stretch")
             st.download_button("Download this picture (PNG)", lambda: app_view.png_bytes(overlay),
                                "kensnap-photo.png", "image/png", key="download_overlay", on_click="ignore")
-        clean = app_view.clean_image(draft, _with_entries(draft, result.solution))
-        st.image(clean, caption="The solution", width="content")
+        wrong = {cell: MARK_WRONG for cell in _wrong_entries(draft, result.solution)}
+        clean = app_view.clean_image(draft, result.solution, colors=wrong)
+        st.image(clean, caption="The solution" + (" (red: where a written digit is wrong)" if wrong else ""),
+                 width="content")
         st.download_button("Download the solution (PNG)", lambda: app_view.png_bytes(clean),
                            "kensnap-solution.png", "image/png", key="download_clean", on_click="ignore")
     elif result.status == "multiple":
@@ -315,11 +322,12 @@ def solve_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
         st.caption("The conflicting cages are shown in red on the left.")
 
 
-def _with_entries(draft: Draft, solution):
-    """The solution, but written digits as written (so the picture shows the person's own digits)."""
+def _wrong_entries(draft: Draft, solution) -> list:
+    """Cells whose written digit is not the solution's."""
     if draft.entries is None:
-        return solution
-    return tuple(tuple(e if e is not None else s for e, s in zip(er, sr)) for er, sr in zip(draft.entries, solution))
+        return []
+    return [(r, c) for r, row in enumerate(draft.entries) for c, v in enumerate(row)
+            if v is not None and v != solution[r][c]]
 
 
 def check_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
@@ -509,11 +517,8 @@ def main() -> None:
         getattr(st, kind)(text)
         state.flash = None
     loaded, draft = state.loaded, state.draft
-    if loaded is None:
+    if loaded is None or draft is None:
         st.info("Start with a photo or screenshot of a puzzle — or open a sample, or type one.")
-        return
-    if draft is None:
-        st.error(loaded.error or "Nothing was loaded.")
         return
     read_summary(loaded)
     analysis = app_view.analyse(draft)
