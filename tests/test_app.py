@@ -296,7 +296,7 @@ def test_solver_hints_name_the_digit_only_at_level_three_and_are_right():
         grid = tuple(map(tuple, entries))
         one, two, three = (app_hints.solver_hint(puzzle, grid, level) for level in (1, 2, 3))
         assert one.value is None and two.value is None and one.cell is None
-        assert one.cells == two.cells == three.cells and three.cell in three.cells or three.technique != "solver"
+        assert one.cells == two.cells == three.cells and three.cell in three.cells
         r, c = three.cell
         assert three.value == SOLUTION[r][c] and entries[r][c] is None
         entries[r][c] = three.value

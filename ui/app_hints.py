@@ -102,7 +102,8 @@ def solver_hint(puzzle: Puzzle, entries: Grid | None, level: int) -> AppHint:
         return _at_level(level, (cell,), cell, solution[cell[0]][cell[1]], "a wrong digit",
                          f"look at {cell_name(cell)}",
                          f"the digit written in {cell_name(cell)} is wrong: no solution has it",
-                         f"{cell_name(cell)} is {solution[cell[0]][cell[1]]}, not {grid[cell[0]][cell[1]]}")
+                         f"the digit in {cell_name(cell)} should be {solution[cell[0]][cell[1]]}, "
+                         f"not {grid[cell[0]][cell[1]]}")
     empty = [(r, c) for r in range(n) for c in range(n) if grid[r][c] is None]
     if not empty:
         raise PuzzleError("every cell is filled and right: nothing left to hint")
@@ -110,13 +111,17 @@ def solver_hint(puzzle: Puzzle, entries: Grid | None, level: int) -> AppHint:
     for cell in empty:
         if len(options[cell]) == 1:
             cage = puzzle.cages[puzzle.cage_of[cell]] if cell in puzzle.cage_of else None
-            where = (cage.cells if cage else ()) + ((cell,) if not cage else ())
-            what = f"the cage {cage.name}" if cage else f"{cell_name(cell)}"
-            return _at_level(level, tuple(where), cell, solution[cell[0]][cell[1]], "only digit left",
-                             f"look at {what}",
-                             f"only digit left: of the digits {what}'s clue allows in {cell_name(cell)}, "
-                             f"its row and column rule out all but one",
-                             f"{cell_name(cell)} is {solution[cell[0]][cell[1]]}")
+            where = cage.cells if cage else (cell,)
+            what = f"the cage {cage.name}" if cage else cell_name(cell)
+            value = solution[cell[0]][cell[1]]
+            if cage is not None and len(cage.cells) == 1:
+                return _at_level(level, where, cell, value, "one-cell cage", f"look at {what}",
+                                 "one-cell cage: a cage of one cell holds the number of its clue",
+                                 f"write {value} in {cell_name(cell)}")
+            return _at_level(level, where, cell, value, "only digit left", f"look at {what}",
+                             f"only digit left: of the digits the clue of {what} allows in {cell_name(cell)}, "
+                             "its row and column rule out all but one",
+                             f"write {value} in {cell_name(cell)}")
     for line, name in _lines(n):
         for digit in range(1, n + 1):
             if any(grid[r][c] == digit for r, c in line):
@@ -128,13 +133,13 @@ def solver_hint(puzzle: Puzzle, entries: Grid | None, level: int) -> AppHint:
                                  f"look at {name}",
                                  f"only place left: one digit has a single cell in {name} where its cage "
                                  f"and column or row allow it",
-                                 f"{cell_name(cell)} is {digit}")
+                                 f"write {digit} in {cell_name(cell)}")
     cell = min(empty, key=lambda c: (len(options[c]), c))
     return _at_level(level, (cell,), cell, solution[cell[0]][cell[1]], "solver",
                      f"look at {cell_name(cell)}: it has the fewest possible digits",
                      "no simple step found here: this needs a longer chain of reasoning (the solver's answer "
                      "follows at the next level)",
-                     f"{cell_name(cell)} is {solution[cell[0]][cell[1]]}")
+                     f"write {solution[cell[0]][cell[1]]} in {cell_name(cell)}")
 
 
 def _at_level(level: int, cells: tuple[Cell, ...], cell: Cell, value: int, technique: str,
