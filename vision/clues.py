@@ -17,7 +17,8 @@ Algorithm, per cell:
 5. *OCR* (:mod:`vision.tesseract`): the number crops of every doubtful label (or all, with
    ``ocr='always'``) are read by one tesseract run with a digit whitelist; agreement with the
    classifier raises confidence, disagreement yields both readings as alternatives.
-6. *No operators printed*: when no label read has an operator glyph, every label gets ``'?'``.
+6. *No operators printed*: when under NO_OPS_SHARE of the labels read show an operator glyph,
+   every label gets ``'?'``.
 
 Public API: :func:`read_clues`, :func:`clue_presence`, :func:`label_glyphs`, :func:`rectify`.
 
@@ -36,7 +37,7 @@ import cv2
 import numpy as np
 
 from .model import Cell, ClueReading, GridFind
-from .operators import (DIGIT_CLASSES, OPERATORS, Glyph, GlyphModel, clue_glyph_model,
+from .operators import (DIGIT_CLASSES, OPERATORS, Glyph, GlyphClassifier, clue_glyph_model,
                         glyph_features)
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
 
@@ -86,37 +87,60 @@ def cell_patch(grid: GridFind, cell: Cell) -> np.ndarray:
 # Ink, walls and labels
 # ---------------------------------------------------------------------------------------------
 
-def _near_edge(positions: np.ndarray) -> np.ndarray:
-    """Which patch rows/columns lie within 12 px of a cell line (MARGIN or MARGIN + CELL)."""
-    return (np.abs(positions - MARGIN) <= 12) | (np.abs(positions - MARGIN - CELL) <= 12)
+LINE_RUN = 0.7
+"""Shortest straight run (in cells) that counts as a wall or grid line rather than a glyph stroke."""
+DASH_BAND, DASH_COVER = 0.1, 0.4
+"""Dotted lines: rows/columns this near (in cells) a cell line, inked over this part of the cell."""
+
+
+def _line_mask(mask: np.ndarray) -> np.ndarray:
+    """Pixels of wall and grid lines in an ink mask, grown by a pixel so anti-aliased edges go too.
+
+    Solid lines are straight runs at least LINE_RUN of a cell long (a morphological opening with a
+    1-px-thick kernel, also one pixel slanted either way for rectifications a little off); glyph
+    strokes are shorter, so a glyph touching a line keeps everything but the touching pixels.
+    Dotted and dashed lines are rows (columns) within DASH_BAND of a cell line whose ink covers at
+    least DASH_COVER of the cell's width (height): a text row there covers less."""
+    run = int(LINE_RUN * CELL)
+    m = mask.astype(np.uint8)
+    lines = np.zeros_like(m)
+    for kernel in _line_kernels(run):
+        lines |= cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    inside = slice(MARGIN, MARGIN + CELL)
+    index = np.arange(PATCH)
+    band = (np.abs(index - MARGIN) <= DASH_BAND * CELL) | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
+    rows = np.flatnonzero(band & (m[:, inside].sum(1) >= DASH_COVER * CELL))
+    cols = np.flatnonzero(band & (m[inside, :].sum(0) >= DASH_COVER * CELL))
+    lines[rows, :] |= m[rows, :]
+    lines[:, cols] |= m[:, cols]
+    return cv2.dilate(lines, np.ones((3, 3), np.uint8)).astype(bool)
+
+
+def _line_kernels(run: int) -> list[np.ndarray]:
+    """Horizontal and vertical 1-px kernels ``run`` long, straight and slanted by one pixel."""
+    kernels = []
+    for slant in (0, 1, -1):
+        k = np.zeros((2 if slant else 1, run), np.uint8)
+        if slant:
+            half = run // 2
+            k[0 if slant > 0 else 1, :half] = 1
+            k[1 if slant > 0 else 0, half:] = 1
+        else:
+            k[0, :] = 1
+        kernels += [k, np.ascontiguousarray(k.T)]
+    return kernels
 
 
 def _strip_lines(mask: np.ndarray) -> np.ndarray:
-    """The ink mask without wall/grid-line pixels: in every component longer than 60% of a cell,
-    rows (columns) near a cell line with more than 55% of the cell's width (height) inked by it
-    are cleared, with a pixel either side; the rest of the component (glyphs touching it) stays."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
-    out = mask.copy()
-    inside = slice(MARGIN, MARGIN + CELL)
-    for i in range(1, count):
-        _, _, w, h, _ = stats[i]
-        if w < 0.6 * CELL and h < 0.6 * CELL:
-            continue
-        comp = labels == i
-        cut = np.zeros_like(comp)
-        index = np.arange(PATCH)
-        for r in np.flatnonzero((comp[:, inside].sum(1) > 0.55 * CELL) & _near_edge(index)):
-            cut[max(0, r - 1):r + 2, :] = True
-        for c in np.flatnonzero((comp[inside, :].sum(0) > 0.55 * CELL) & _near_edge(index)):
-            cut[:, max(0, c - 1):c + 2] = True
-        out[comp & cut] = False
-    return out
+    """The ink mask without wall/grid-line pixels (see :func:`_line_mask`)."""
+    return mask & ~_line_mask(mask)
 
 
 def ink_components(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Connected ink components of a patch after wall removal; ink is darker than about half the
     corner's darkest text, clamped to INK_WEAK..INK_THRESHOLD: ``(labels, stats)`` as OpenCV gives
-    them, with dotted-line dashes and specks (area < 3) given label 0."""
+    them, with dotted-line dashes, specks (area < 3) and blobs centred outside the cell (line
+    crossings) given label 0."""
     corner = dark[MARGIN + 4:MARGIN + CELL // 2, MARGIN + 4:MARGIN + CELL - 4]
     peak = float(np.percentile(corner, 99.5))
     high = max(INK_WEAK, min(INK_THRESHOLD, 0.55 * peak))
@@ -133,7 +157,8 @@ def ink_components(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         cx, cy = x + w / 2, y + h / 2
         thin = min(w, h) <= 3 and area < 14
         near_edge = cx < edge_lo or cy < edge_lo or cx > edge_hi or cy > edge_hi
-        if area < 3 or (thin and near_edge):
+        outside = cx < MARGIN or cy < MARGIN or cx > MARGIN + CELL or cy > MARGIN + CELL
+        if area < 3 or (thin and near_edge) or outside:
             labels[labels == i] = 0
             stats[i, 4] = 0
     return labels, stats
@@ -291,7 +316,7 @@ class GlyphVotes:
     has_op: bool
 
 
-def classify_label(label: Label, model: GlyphModel) -> GlyphVotes:
+def classify_label(label: Label, model: GlyphClassifier) -> GlyphVotes:
     """Classify every glyph of a label: is the last one an operator, and which digits are the rest."""
     feats = np.stack([glyph_features(g, label.top, label.height) for g in label.glyphs])
     probs = model.probabilities(feats)
@@ -348,6 +373,22 @@ def label_crop(label: Label) -> np.ndarray:
     return cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
 
 
+NO_OPS_SHARE = 0.3
+"""Below this share of labels showing an operator, the puzzle is taken as printed without them
+(a stray mark read as an operator in one or two labels does not count)."""
+OCR_WEIGHT_PX = ((8.0, 0.15), (16.0, 0.6))
+"""Tesseract's share in a number's probability by the label's height in the photo's own pixels,
+interpolated between these points: measured on generated photos and realdev, tesseract reads big
+crisp labels in unfamiliar fonts better than our classifier and small blurred ones worse."""
+
+
+def ocr_weight(label: Label, grid: GridFind) -> float:
+    """Tesseract's share for this label (see OCR_WEIGHT_PX)."""
+    corners = np.asarray(grid.corners, float)
+    cell_src = float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / grid.size
+    height = label.height * cell_src / CELL
+    (h0, w0), (h1, w1) = OCR_WEIGHT_PX
+    return float(np.interp(height, [h0, h1], [w0, w1]))
 OCR_CHARS = DIGITS + "+-x*/:"
 OCR_OPS = {"+": "+", "-": "-", "x": "*", "*": "*", "/": "/", ":": "/"}
 
@@ -365,18 +406,17 @@ def split_text(text: str) -> tuple[int | None, str | None]:
     return number, (OCR_OPS.get(rest[0]) if rest else None)
 
 
-def combine(cell: Cell, votes: GlyphVotes, ocr: tuple[str, float] | None, no_ops: bool) -> ClueReading:
+def combine(cell: Cell, votes: GlyphVotes, ocr: tuple[str, float] | None, no_ops: bool,
+            ocr_weight: float = 0.25) -> ClueReading:
     """The alternatives ``(op, target, probability)`` of one label, best first, from the
-    classifier's votes and (optionally) tesseract's ``(text, confidence)`` of the whole label.
-    Tesseract's number is preferred (it reads touching digits); the classifier's joins as the
-    alternative, or confirms it."""
+    classifier's votes and (optionally) tesseract's ``(text, confidence)`` of the whole label: a
+    number's probability is ``1 - ocr_weight`` × the classifier's + ``ocr_weight`` × tesseract's
+    confidence when tesseract read that number (agreement adds up; a disagreement leaves both)."""
     numbers = number_alternatives(votes.digit_probs)
     t_number, t_op = split_text(ocr[0]) if ocr else (None, None)
     if t_number is not None:
-        conf = ocr[1]
-        ranked = {n: 0.3 * p for n, p in numbers}
-        agree = bool(numbers) and numbers[0][0] == t_number
-        ranked[t_number] = 1 - (1 - conf) * (1 - numbers[0][1]) * 0.5 if agree else max(0.5, 0.85 * conf)
+        ranked = {n: (1 - ocr_weight) * p for n, p in numbers}
+        ranked[t_number] = ranked.get(t_number, 0.0) + ocr_weight * ocr[1]
         numbers = sorted(ranked.items(), key=lambda kv: -kv[1])
     if not numbers:
         return ClueReading(cell, ())
@@ -390,20 +430,25 @@ def combine(cell: Cell, votes: GlyphVotes, ocr: tuple[str, float] | None, no_ops
         ops = [("=", votes.op_probs["none"])]
     total = sum(p for _, p in ops)
     alts = [(op, int(n), pn * po / total) for n, pn in numbers[:3] for op, po in ops]
+    if not no_ops and not votes.has_op and len(votes.digit_probs) >= 2:
+        # The last glyph may be an operator read as a digit ('3/' seen as '37').
+        shorter = number_alternatives(votes.digit_probs[:-1], keep=1)
+        best_ops = sorted(OPERATORS, key=lambda op: -votes.op_probs[op])[:2]
+        alts += [(op, n, pn * votes.op_probs[op]) for n, pn in shorter for op in best_ops]
     alts.sort(key=lambda a: -a[2])
     return ClueReading(cell, tuple((op, n, round(float(p), 4)) for op, n, p in alts))
 
 
 def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
-               model: GlyphModel | None = None, ocr: str = "doubtful",
+               model: GlyphClassifier | None = None, ocr: str = "always",
                doubt: float = 0.9) -> dict[Cell, ClueReading]:
     """Read the clue label in the top-left corner of each of ``cells``.
 
     Returns one :class:`ClueReading` per cell (empty alternatives when no label is seen there).
     Numbers come from the glyph classifier and, for labels whose best reading is below ``doubt``
     (``ocr='doubtful'``), for all (``'always'``) or none (``'never'``), from one batched tesseract
-    run of ``engine`` (default :class:`TesseractEngine`). When no label has an operator glyph the
-    puzzle is taken as printed without operators and every op is ``'?'``; otherwise a label
+    run of ``engine`` (default :class:`TesseractEngine`). When under NO_OPS_SHARE of the labels
+    have an operator glyph the puzzle is taken as printed without operators and every op is ``'?'``; otherwise a label
     without an operator reads ``'='``. Raises TesseractMissing/TesseractFailed from the engine.
     """
     model = model or clue_glyph_model()
@@ -417,9 +462,10 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
         engine = engine or TesseractEngine()
         readings = engine.read_lines([label_crop(labels[c]) for c in doubtful], whitelist=OCR_CHARS)
         texts = {c: (r.text, r.confidence) for c, r in zip(doubtful, readings) if r.text}
-    no_ops = bool(votes) and not any(v.has_op or split_text(texts.get(c, ("", 0))[0])[1]
-                                     for c, v in votes.items())
-    return {cell: (combine(cell, votes[cell], texts.get(cell), no_ops) if cell in votes else ClueReading(cell, ()))
+    with_op = sum(bool(v.has_op or split_text(texts.get(c, ("", 0))[0])[1]) for c, v in votes.items())
+    no_ops = bool(votes) and with_op < NO_OPS_SHARE * len(votes)
+    return {cell: (combine(cell, votes[cell], texts.get(cell), no_ops, ocr_weight(labels[cell], grid))
+                   if cell in votes else ClueReading(cell, ()))
             for cell in cells}
 
 

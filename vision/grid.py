@@ -440,11 +440,19 @@ def find_grid(image: np.ndarray) -> GridFind:
         raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
     best, notes = choose(probes)
     corners = (best.corners + 0.5) / scale - 0.5
-    n = best.size
+    confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
+    return grid_from_corners(image, corners, best.size, confidence, notes)
+
+
+def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence: float = 1.0,
+                      notes: tuple[str, ...] = ()) -> GridFind:
+    """The :class:`GridFind` of an N×N grid whose outer corners (TL, TR, BR, BL, on the border's
+    centre line) are known: rectified at CELL_PX per cell, lines snapped. ``find_grid`` ends here;
+    training and tests with known corners start here."""
+    corners = np.asarray(corners, np.float64)
     side = n * CELL_PX
     rectified, homography = rectify(image, corners, side)
     dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
     col, row = line_profiles(dark, 0, side)
-    confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
     return GridFind(corners=corners, size=n, rectified=rectified, lines_x=snap_lines(col, n),
-                    lines_y=snap_lines(row, n), homography=homography, confidence=confidence, notes=notes)
+                    lines_y=snap_lines(row, n), homography=homography, confidence=confidence, notes=tuple(notes))

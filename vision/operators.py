@@ -11,16 +11,17 @@ Algorithm:
    16×16, plus its width, height, vertical centre and component count relative to the label height.
 2. *Training set* (:func:`training_glyphs`): puzzles with random clues (numbers of 1–4 digits, every
    operator glyph variant × x * ÷ / : − - – +, every clue font and size of every style) are drawn
-   by :func:`ui.render.render`, shrunk to a phone's 22–90 px per cell, blurred, shaken, noised,
-   JPEG-compressed, rectified back to 64 px per cell from slightly wrong corners, and cut into
-   glyphs by the same code that reads real clues (:func:`vision.clues.label_glyphs`). A label whose
-   glyph count does not match its text is skipped. Labels: ``'0'..'9'`` and ``'+' '-' '*' '/'``.
-3. *Model* (:class:`GlyphModel`): k nearest neighbours (numpy) on standardised features; the vote
-   shares of the k neighbours, smoothed, are the class probabilities.
+   by :func:`ui.render.render`, photographed by :func:`ui.photo.simulate` at every level (clean,
+   hand-held, hard: perspective, curl, light, blur, noise, JPEG), rectified by the grid finder's
+   own code from slightly wrong corners, and cut into glyphs by the same code that reads real
+   clues (:func:`vision.clues.label_glyphs`). A label whose glyph count does not match its text is
+   skipped. Labels: ``'0'..'9'`` and ``'+' '-' '*' '/'``.
+3. *Model* (:class:`vision.mlp.Mlp`): a two-hidden-layer perceptron on standardised features,
+   classes balanced. (:class:`GlyphModel`, k nearest neighbours, stays for the big-digit reader.)
 
 The fitted model is cached on disk (``~/.cache/kensnap`` or ``$KENSNAP_CACHE``) under a file name
-with :data:`MODEL_VERSION`; the same version and fonts give the same model. Fitting takes about
-half a minute on one core.
+with :data:`MODEL_VERSION`; the same version and fonts give the same model. Drawing the training
+set takes about a minute on two processes, fitting about forty seconds.
 
 Example::
 
@@ -37,7 +38,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-MODEL_VERSION = "clue-glyphs-v3"
+from .mlp import Mlp, fit_mlp
+
+MODEL_VERSION = "clue-glyphs-v6"
 OPERATORS = ("+", "-", "*", "/")
 DIGIT_CLASSES = tuple("0123456789")
 CLUE_CLASSES = DIGIT_CLASSES + OPERATORS
@@ -123,7 +126,11 @@ def fit_model(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ...]
                       mean.astype(np.float32), scale.astype(np.float32), k)
 
 
-def operator_probabilities(model: GlyphModel, features: np.ndarray) -> dict[str, float]:
+GlyphClassifier = GlyphModel | Mlp
+"""Anything with ``classes`` and ``probabilities(features)``: the kNN model or the MLP."""
+
+
+def operator_probabilities(model: GlyphClassifier, features: np.ndarray) -> dict[str, float]:
     """For one glyph: the probability of each operator and of ``'none'`` (it is a digit)."""
     p = model.probabilities(features)[0]
     named = dict(zip(model.classes, p))
@@ -172,9 +179,18 @@ def cached_model(name: str, fit) -> GlyphModel:
 
 
 @lru_cache(maxsize=1)
-def clue_glyph_model() -> GlyphModel:
+def clue_glyph_model() -> Mlp:
     """The clue glyph model (digits and operators), from the disk cache or fitted now."""
-    return cached_model(MODEL_VERSION, lambda: fit_model(*training_glyphs(range(240)), CLUE_CLASSES))
+    path = cache_dir() / f"{MODEL_VERSION}.npz"
+    model = Mlp.load(path)
+    if model is None:
+        model = fit_mlp(*training_glyphs(range(TRAINING_PUZZLES)), CLUE_CLASSES, hidden=(256, 128), epochs=25, seed=1)
+        model.save(path)
+    return model
+
+
+TRAINING_PUZZLES = 420
+"""Rendered and photographed puzzles the clue glyph model learns from."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -231,22 +247,43 @@ def jittered(corners: np.ndarray, size: int, rng: np.random.Generator, amount: f
     return corners + rng.uniform(-amount, amount, corners.shape) * cell
 
 
-def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
-    """Features and class indices (into CLUE_CLASSES) of the glyphs of one rendered, degraded,
-    rectified training puzzle per seed (see the module docstring)."""
+def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Features and class indices (into CLUE_CLASSES) of the glyphs of one rendered, photographed
+    (:func:`ui.photo.simulate`, every level), rectified training puzzle per seed, cut into glyphs
+    by the reading code itself (see the module docstring). Uses ``workers`` processes."""
+    seeds = list(seeds)
+    chunks = [seeds[i::workers] for i in range(workers)] if workers > 1 and len(seeds) > 8 else [seeds]
+    if len(chunks) == 1:
+        parts = [_training_chunk(seeds)]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(len(chunks)) as pool:
+            parts = list(pool.map(_training_chunk, chunks))
+    rows = [r for part in parts for r in part[0]]
+    labels = [y for part in parts for y in part[1]]
+    return np.array(rows, np.float32).reshape(len(rows), -1), np.array(labels, np.int32)
+
+
+TRAINING_LEVELS = ("clean", "handheld", "handheld", "hard", "hard")
+
+
+def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
+    from ui.photo import simulate
     from ui.render import STYLES, render
 
-    from .clues import label_glyphs, rectify
+    from .clues import label_glyphs
+    from .grid import grid_from_corners
 
     rows, labels = [], []
     for seed in seeds:
         rng = np.random.default_rng([seed, 7919])
-        size = int(rng.integers(4, 8))
+        size = int(rng.integers(4, 10))
         puzzle = training_puzzle(size, rng)
         style = list(STYLES)[seed % len(STYLES)]
         rendering = render(puzzle, style, seed=int(seed) * 31 + 5, cell_px=80)
-        image, corners = degrade(rendering.image, rendering.corners, size, rng)
-        grid = rectify(image, jittered(corners, size, rng), size)
+        photo = simulate(rendering, TRAINING_LEVELS[(seed // len(STYLES)) % len(TRAINING_LEVELS)], seed=int(seed) * 17 + 3)
+        grid = grid_from_corners(photo.image, jittered(np.asarray(photo.corners, float), size, rng, 0.02), size)
         for cage in puzzle.cages:
             text = str(cage.target) + (rendering.look.glyph(cage.op) and cage.op)
             label = label_glyphs(grid, cage.anchor, force_cuts=False)
@@ -255,4 +292,4 @@ def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
             for glyph, char in zip(label.glyphs, text):
                 rows.append(glyph_features(glyph, label.top, label.height))
                 labels.append(CLUE_CLASSES.index(char))
-    return np.array(rows, np.float32), np.array(labels, np.int32)
+    return rows, labels

@@ -97,7 +97,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
 
 
 def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, float]]:
-    """Written digits as entries (None when the digit reader is not available or reads none)."""
+    """Written digits as entries (None when the digit reader is not available or reads none); a
+    digit outside 1..N is not a possible entry, so the best possible alternative stands for it."""
     try:
         from .digits import read_digits
     except ImportError:
@@ -108,8 +109,9 @@ def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, float]]:
     rows = [[None] * n for _ in range(n)]
     confidence = {}
     for cell, reading in found.items():
-        if reading.alternatives:
-            digit, p = reading.alternatives[0]
+        usable = [(d, p) for d, p in reading.alternatives if 1 <= d <= n]
+        if usable:
+            digit, p = usable[0]
             rows[cell[0]][cell[1]] = digit
             confidence[cell] = p
     if not confidence:
