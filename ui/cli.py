@@ -332,6 +332,7 @@ def reading_json(label: str, reading) -> dict:
     }
     obj["changes"] = [{"cell": list(c.cell), "read": f"{c.read[1]}{c.read[0]}", "used": f"{c.used[1]}{c.used[0]}",
                        "reason": c.reason} for c in reading.changes]
+    obj["unread_cages"] = [[list(c) for c in cells] for cells in getattr(reading, "unread_cages", ())]
     obj["status"] = reading.status
     obj["confident"] = reading.confident
     obj["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in reading.corners]

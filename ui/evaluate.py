@@ -69,7 +69,9 @@ def load_truths(folder: Path) -> list[Truth]:
 
 
 def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
-    """Compare a reading (Puzzle, object with ``.puzzle``, or None for nothing found) with the truth."""
+    """Compare a reading (Puzzle, object with ``.puzzle``, or None for nothing found) with the truth.
+    Cages the reading lists in ``unread_cages`` (partition found, clue not read) count for the
+    partition and against the clues."""
     puzzle = reading if isinstance(reading, Puzzle) or reading is None else getattr(reading, "puzzle", None)
     confident = None if reading is None or isinstance(reading, Puzzle) else getattr(reading, "confident", None)
     name = truth.image.name
@@ -83,7 +85,10 @@ def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
         errors.append(f"size {truth.puzzle.size} read as {puzzle.size}")
     true_cages = {frozenset(c.cells): c for c in truth.puzzle.cages}
     read_cages = {frozenset(c.cells): c for c in puzzle.cages}
-    cages_ok = size_ok and set(true_cages) == set(read_cages)
+    unread = {frozenset(cells) for cells in getattr(reading, "unread_cages", ())}
+    cages_ok = size_ok and set(true_cages) == set(read_cages) | unread
+    if unread:
+        errors.append(f"{len(unread)} clue(s) not read")
     if size_ok and not cages_ok:
         missing = len(set(true_cages) - set(read_cages))
         errors.append(f"cage partition: {missing} of {len(true_cages)} cages not read exactly")

@@ -52,6 +52,9 @@ class Reading:
     seconds: dict[str, float]
     notes: tuple[str, ...] = ()
     debug: dict[str, np.ndarray] = field(default_factory=dict)
+    unread_cages: tuple[tuple[Cell, ...], ...] = ()
+    """Cages whose walls were found but whose clue could not be read: left out of ``puzzle`` (their
+    cells are only bound by rows and columns there), listed here so nobody mistakes them for absent."""
 
     @property
     def corners(self) -> np.ndarray:
@@ -91,9 +94,10 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
                             entries=entries, min_wall_probability=1 - doubt)
     extra = {"rectified": grid.rectified} if debug else {}
-    return Reading(settled.puzzle, settled.status, settled.solution, settled.confident, settled.changes,
-                   readings, dict(walls.wall_probability), entry_conf, grid, seconds,
-                   tuple(grid.notes) + settled.notes, extra)
+    unread = tuple(cells for cells in cells_of_cages if min(cells) not in settled.puzzle.cage_of)
+    return Reading(settled.puzzle, settled.status, settled.solution, settled.confident and not unread,
+                   settled.changes, readings, dict(walls.wall_probability), entry_conf, grid, seconds,
+                   tuple(grid.notes) + settled.notes, extra, unread)
 
 
 def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, float]]:
