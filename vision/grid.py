@@ -54,6 +54,8 @@ OPEN_CELLS = 0.7
 """Length of the opening that keeps only lines, in cells (digits are shorter)."""
 N_FRACTION = 0.35
 """An N counts when its lines' contrast is at least this fraction of the best N's."""
+BORDER_SLACK = 0.12
+"""How far (in cells) a border may sit from where evenly spaced inner lines put it."""
 TWIN_SCORE = 0.6
 """A second grid scoring at least this fraction of the best, of similar size, is a twin."""
 
@@ -287,6 +289,41 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
     return np.polyfit(ts[keep], ps[keep], 2) if keep.sum() >= 6 else None
 
 
+def evenly_spaced_borders(profile: np.ndarray, a: float, b: float, n: int) -> tuple[float, float]:
+    """The border positions ``(a, b)`` checked against the inner lines: the ridges between them are
+    fitted by evenly spaced positions ``o + k·s``, and a border farther than BORDER_SLACK·s from
+    where the fit puts it (a panel edge or shadow taken for a thin border) moves to the ridge
+    there, when there is one. Returns the positions unchanged when the inner lines are too few."""
+    step = (b - a) / n
+    if n < 3 or step < 4:
+        return a, b
+    lo, hi = int(a + 0.5 * step), int(b - 0.5 * step)
+    window = profile[lo:hi]
+    if len(window) < 5 or window.max() <= 0:
+        return a, b
+    floor = 0.3 * float(np.percentile(window, 99))
+    peaks = [lo + i for i in range(2, len(window) - 2)
+             if window[i] >= floor and window[i] == window[i - 2:i + 3].max()]
+    if len(peaks) < max(2, (n - 1) // 2):
+        return a, b
+    pos = np.array(peaks, float)
+    origin, spacing = a, step
+    for _ in range(3):
+        k = np.round((pos - origin) / spacing)
+        good = (k >= 1) & (k <= n - 1) & (np.abs(pos - origin - k * spacing) < 0.25 * spacing)
+        if good.sum() < 2 or len(set(k[good])) < 2:
+            return a, b
+        spacing, origin = np.polyfit(k[good], pos[good], 1)
+    out = []
+    for border, expected in ((a, origin), (b, origin + n * spacing)):
+        if abs(border - expected) > BORDER_SLACK * spacing:
+            moved = locate_border(profile, expected, BORDER_SLACK * spacing)
+            if profile[int(np.clip(round(moved), 0, len(profile) - 1))] >= floor:
+                border = moved
+        out.append(float(border))
+    return out[0], out[1]
+
+
 def side_corners(sides: list[np.ndarray]) -> np.ndarray:
     """Corners where the fitted sides (left, right: x of y; top, bottom: y of x) meet, TL TR BR BL."""
     left, right, top, bottom = sides
@@ -339,8 +376,13 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     n, _, contrast = count_cells(dark, lo, hi, (x0, x1, y0, y1))
     if n == 0 or contrast < MIN_CONTRAST * 0.5:
         return None
-    fits = [fit_side(dark, 0, x0, reach, lo, hi), fit_side(dark, 0, x1, reach, lo, hi),
-            fit_side(dark, 1, y0, reach, lo, hi), fit_side(dark, 1, y1, reach, lo, hi)]
+    x0, x1 = evenly_spaced_borders(col, x0, x1, n)
+    y0, y1 = evenly_spaced_borders(row, y0, y1, n)
+    # Each side is followed close to its border: a panel edge or shadow a third of a cell away
+    # must not pull a thin border line over to it.
+    rx, ry = min(reach, 1.5 * BORDER_SLACK * (x1 - x0) / n), min(reach, 1.5 * BORDER_SLACK * (y1 - y0) / n)
+    fits = [fit_side(dark, 0, x0, rx, lo, hi), fit_side(dark, 0, x1, rx, lo, hi),
+            fit_side(dark, 1, y0, ry, lo, hi), fit_side(dark, 1, y1, ry, lo, hi)]
     defaults = [np.array([0, 0, x0]), np.array([0, 0, x1]), np.array([0, 0, y0]), np.array([0, 0, y1])]
     sides = [f if f is not None else d for f, d in zip(fits, defaults)]
     inner = side_corners(sides)
