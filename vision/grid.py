@@ -54,6 +54,8 @@ OPEN_CELLS = 0.7
 """Length of the opening that keeps only lines, in cells (digits are shorter)."""
 N_FRACTION = 0.35
 """An N counts when its lines' contrast is at least this fraction of the best N's."""
+EDGE_PAD = 0.02
+"""Light frame added around the working copy, as a fraction of its longer side."""
 BORDER_SLACK = 0.12
 """How far (in cells) a border may sit from where evenly spaced inner lines put it."""
 TWIN_SCORE = 0.6
@@ -116,20 +118,28 @@ def quad_of(contour: np.ndarray) -> np.ndarray | None:
     return quad if cv2.contourArea(quad.astype(np.float32)) > 0.8 * cv2.contourArea(hull) else None
 
 
-def candidate_quads(gray: np.ndarray) -> list[np.ndarray]:
-    """Large quadrilaterals in the working copy that may be a grid's outline, biggest first."""
+def candidate_quads(gray: np.ndarray, pad: int = 0) -> list[np.ndarray]:
+    """Large quadrilaterals in the working copy that may be a grid's outline, biggest first.
+    ``pad``: width of the light frame added around the photo (dark for the bright-blob mask)."""
     h, w = gray.shape
     block = max(15, (min(h, w) // 40) | 1)
     ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 10)
     ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
     _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    # A light grid on a dark screen: its lines closed over, the whole grid is one bright blob.
+    shut = max(5, (min(h, w) // 60) | 1)
+    whole = cv2.erode(cv2.morphologyEx(bright, cv2.MORPH_CLOSE, np.ones((shut, shut), np.uint8)),
+                      np.ones((5, 5), np.uint8))
+    if pad:
+        whole[:pad + 2], whole[-pad - 2:], whole[:, :pad + 2], whole[:, -pad - 2:] = 0, 0, 0, 0
     bright = cv2.erode(bright, np.ones((5, 5), np.uint8))
     reach = max(15, min(h, w) // 25)
     lines = cv2.bitwise_or(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8)),
                            cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8)))
     lines = cv2.dilate(lines, np.ones((5, 5), np.uint8))  # long strokes only: text and shadow blobs go
     quads = []
-    for mask, mode in ((ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST), (lines, cv2.RETR_EXTERNAL)):
+    for mask, mode in ((ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST), (whole, cv2.RETR_EXTERNAL),
+                       (lines, cv2.RETR_EXTERNAL)):
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
         for contour in contours:
             if cv2.contourArea(contour) < MIN_AREA * h * w:
@@ -475,13 +485,17 @@ def find_grid(image: np.ndarray) -> GridFind:
     if image is None or image.size == 0 or min(image.shape[:2]) < 32:
         raise NoPuzzleFound("The image is empty or too small to hold a puzzle.")
     gray, scale = work_copy(image)
+    # A light frame around the working copy closes the outline of a grid that runs to the image's
+    # edges (a phone screenshot whose grid spans the screen's width).
+    pad = max(4, int(EDGE_PAD * max(gray.shape)))
+    gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=int(np.percentile(gray, 95)))
     levels = pyramid(gray)
-    probes = [p for p in (probe(levels, q) for q in candidate_quads(gray)) if p is not None]
+    probes = [p for p in (probe(levels, q) for q in candidate_quads(gray, pad)) if p is not None]
     probes = [p for p in probes if p.contrast >= MIN_CONTRAST]
     if not probes:
         raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
     best, notes = choose(probes)
-    corners = (best.corners + 0.5) / scale - 0.5
+    corners = (best.corners - pad + 0.5) / scale - 0.5
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
     return grid_from_corners(image, corners, best.size, confidence, notes)
 
