@@ -56,3 +56,16 @@ def test_exif_orientation_is_applied():
     exif[0x0112] = 6  # rotated 90°: the upright picture is 100 wide, 200 tall
     image.save(buffer, "JPEG", exif=exif)
     assert load_image(buffer.getvalue()).shape[:2] == (200, 100)
+
+
+def test_heic_photos_open_like_jpeg():
+    import pillow_heif
+
+    pillow_heif.register_heif_opener()
+    rgb = np.zeros((40, 60, 3), np.uint8)
+    rgb[:, :30] = (200, 30, 30)
+    buffer = io.BytesIO()
+    Image.fromarray(rgb).save(buffer, format="HEIF", quality=95)
+    pixels = load_image(buffer.getvalue())
+    assert pixels.shape == (40, 60, 3)
+    assert pixels[20, 10, 0] > 150 and pixels[20, 50, 0] < 60

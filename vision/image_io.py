@@ -33,10 +33,11 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
     if not data:
         raise ImageError("the file is empty")
     Image.MAX_IMAGE_PIXELS = None  # our own limit below replaces Pillow's warning/error
+    _register_heif()
     try:
         image = Image.open(io.BytesIO(data))
     except UnidentifiedImageError:
-        raise ImageError("not an image kensnap can read (use a JPEG, PNG or WebP photo or screenshot)") from None
+        raise ImageError("not an image kensnap can read (use a JPEG, PNG, WebP or HEIC photo or screenshot)") from None
     except OSError as err:
         raise ImageError(f"the image file is truncated or damaged ({err})") from None
     width, height = image.size
@@ -58,6 +59,16 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
         scale = (MAX_WORKING_PIXELS / (image.width * image.height)) ** 0.5
         image = image.resize((max(1, int(image.width * scale)), max(1, int(image.height * scale))), Image.LANCZOS)
     return np.asarray(image, dtype=np.uint8)
+
+
+def _register_heif() -> None:
+    """Let Pillow open HEIC/HEIF photos (iPhones) when pillow-heif is installed; without it such a
+    file is reported as not readable, like any other unknown format."""
+    try:
+        from pillow_heif import register_heif_opener
+    except ImportError:
+        return
+    register_heif_opener()
 
 
 def _read_bytes(source: str | Path | bytes) -> bytes:
