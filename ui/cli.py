@@ -298,8 +298,45 @@ def cmd_grade(args) -> int:
 
 def cmd_bench(args) -> int:
     """Time solve + uniqueness proof over Keen puzzle files."""
+    if args.kakuro:
+        return _bench_kakuro(args)
     from .bench import run_bench
     return run_bench(args)
+
+
+def _bench_kakuro(args) -> int:
+    """Time Kakuro solve + uniqueness proof on generated puzzles, one row per size (median of
+    ``--repeat`` timings per puzzle, fresh engine each time; generation itself is not timed)."""
+    import statistics
+
+    from solver.kakuro.engine import solve_kakuro
+    from solver.kakuro.generator import KakuroOptions, generate_kakuros
+
+    from .bench import percentile
+    sizes = args.generated if args.generated != [12, 16] else [9, 12, 15]
+    rows = []
+    for n in sizes:
+        try:
+            options = KakuroOptions(rows=n, cols=n)
+        except ValueError as err:
+            return _bad(args, "bench", str(err))
+        times = []
+        for made in generate_kakuros(options, args.count, args.seed):
+            runs = [solve_kakuro(made.puzzle) for _ in range(args.repeat)]
+            if any(run.status != "unique" for run in runs):
+                return _bad(args, "bench", f"generated Kakuro (seed {made.seed}) is not unique")
+            times.append(statistics.median(run.time_ms for run in runs))
+        rows.append({"set": f"kakuro {n}x{n} generated", "source": f"kensnap generate --kakuro --rows {n} --seed {args.seed}",
+                     "count": len(times), "median_ms": round(statistics.median(times), 2),
+                     "p95_ms": round(percentile(times, 0.95), 2), "max_ms": round(max(times), 2)})
+    if args.json:
+        for row in rows:
+            print(json.dumps(row))
+        return OK
+    print(f"{'puzzles':<26}{'count':>6}{'median ms':>11}{'p95 ms':>9}{'max ms':>9}")
+    for row in rows:
+        print(f"{row['set']:<26}{row['count']:>6}{row['median_ms']:>11.1f}{row['p95_ms']:>9.1f}{row['max_ms']:>9.1f}")
+    return OK
 
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".webp", ".bmp", ".gif", ".tif", ".tiff", ".heic")
@@ -432,6 +469,8 @@ def cmd_eval(args) -> int:
 
 def cmd_generate(args) -> int:
     """Print freshly generated unique puzzles."""
+    if args.kakuro:
+        return _generate_kakuro(args)
     from solver.formats import dumps, format_text
     from solver.generator import GeneratorOptions, generate_many
     try:
@@ -476,6 +515,24 @@ def cmd_app(args) -> int:
     shown = "localhost" if args.host in ("127.0.0.1", "localhost") else args.host
     print(f"kensnap app: open http://{shown}:{port}/ in a browser (Ctrl+C stops it)", file=sys.stderr, flush=True)
     return subprocess.call(command, env=env)
+
+
+def _generate_kakuro(args) -> int:
+    """Print generated unique Kakuro: text puzzles separated by blank lines, or JSON lines."""
+    from solver.kakuro.formats import dumps, format_kakuro_text
+    from solver.kakuro.generator import KakuroOptions, generate_kakuros
+    try:
+        options = KakuroOptions(rows=args.rows or 9, cols=args.cols or args.rows or 9)
+    except ValueError as err:
+        return _bad(args, "generate", str(err))
+    for i, made in enumerate(generate_kakuros(options, args.count, args.seed)):
+        if args.json:
+            print(dumps(made.puzzle), flush=True)
+        else:
+            print(f"{'' if i == 0 else chr(10)}# kakuro {i + 1}: {options.rows}×{options.cols}, seed {made.seed}, "
+                  f"{made.time_ms:.0f} ms")
+            print(format_kakuro_text(made.puzzle), end="", flush=True)
+    return OK
 
 
 def cmd_corpus(args) -> int:
@@ -576,6 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--count", type=int, default=10, help="generated puzzles per size (default 10)")
     p.add_argument("--seed", type=int, default=2026, help="seed of the generated puzzles")
     p.add_argument("--json", action="store_true", help="one JSON object per row")
+    p.add_argument("--kakuro", action="store_true",
+                   help="time generated Kakuro instead (sizes from --generated, default 9 12 15)")
     p.set_defaults(run=cmd_bench)
 
     p = sub.add_parser("generate", help="make new puzzles with exactly one solution")
@@ -586,6 +645,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hidden-ops", action="store_true", help="print no operators")
     p.add_argument("--calcudoku", action="store_true", help="allow - and / on three or more cells")
     p.add_argument("--multiplication-only", action="store_true", help="every cage a product")
+    p.add_argument("--kakuro", action="store_true", help="make Kakuro puzzles instead (size: --rows, --cols)")
+    p.add_argument("--rows", type=int, help="Kakuro: rows, 3..15, counting the first row of clues (default 9)")
+    p.add_argument("--cols", type=int, help="Kakuro: columns, 3..15 (default: as many as rows)")
     p.add_argument("--json", action="store_true", help="one puzzle per line in the JSON schema")
     p.set_defaults(run=cmd_generate)
 
