@@ -85,3 +85,22 @@ def test_bad_kakuro_input_is_one_line_on_stderr(capsys, tmp_path):
     bad.write_text("X 4\\ 3\\\n\\3 . .\n\\4 . .\n")
     code, _, err = run(capsys, "check", SAMPLE, "--entries", str(bad))
     assert code == 2 and "entries: the written grid's layout differs from the puzzle's" in err
+
+
+def test_grade_explain_and_hint_take_a_kakuro(capsys, tmp_path):
+    code, out, _ = run(capsys, "grade", "--json", SAMPLE)
+    obj = json.loads(out)
+    assert code == 0 and obj["puzzle"] == "kakuro" and (obj["level"], obj["hardest"]) == (3, "box")
+    code, out, _ = run(capsys, "explain", SAMPLE)
+    assert code == 0 and "[box] the cells of 10 across at r2c3 + 15 across at r3c3" in out
+    assert out.rstrip().endswith("solved by logic alone; grade 3 (tricky), hardest technique: box")
+    entries = tmp_path / "entries.txt"
+    entries.write_text("X X X X X X X\nX X X 8 . X X\n" + "X X X 8 . X X\n" + "X X X X . . .\n" + "X . . . X . .\n" * 2
+                       + "X X X . . X X\n")
+    code, out, _ = run(capsys, "hint", "--level", "3", SAMPLE, "--entries", str(entries))
+    assert code == 1 and "The 8 in r3c4 is wrong" in out and "17 down at r1c4 already holds 8 in r2c4" in out
+    pencil = tmp_path / "pencil.txt"
+    pencil.write_text("X X X X X X X\nX X X 9 . X X\n" + "X X X . . X X\n" + "X X X X . . .\n" + "X . . . X . .\n" * 2
+                      + "X X X . . X X\n")
+    code, out, _ = run(capsys, "hint", "--json", "--level", "2", SAMPLE, "--pencil", str(pencil))
+    assert code == 0 and json.loads(out)["technique"] == "wrong_pencil"

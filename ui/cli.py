@@ -201,14 +201,15 @@ def _check_kakuro(args, item: Loaded) -> int:
     return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE
 
 
-def _one_kenken(args, source: str) -> Loaded | int:
-    """The one KenKen puzzle of an input, or the bad-input exit code after reporting why not."""
+def _one_kenken(args, source: str, kakuro: bool = False) -> Loaded | int:
+    """The one KenKen puzzle of an input (or Kakuro, with ``kakuro``), or the bad-input exit code
+    after reporting why not."""
     items = list(load_inputs([source], args.rules))
     if len(items) != 1:
         return _bad(args, source, f"holds {len(items)} puzzles; {args.command} takes one")
     if items[0].error:
         return _bad(args, items[0].label, items[0].error)
-    if not isinstance(items[0].puzzle, Puzzle):
+    if not isinstance(items[0].puzzle, Puzzle) and not (kakuro and isinstance(items[0].puzzle, KakuroPuzzle)):
         return _bad(args, items[0].label, f"{args.command} works on KenKen puzzles only")
     return items[0]
 
@@ -217,9 +218,11 @@ def cmd_hint(args) -> int:
     """Give a hint for one puzzle and the digits written so far (levels 1-3)."""
     from solver.logic import hint
     from solver.logic.pencil import pencil_in
-    item = _one_kenken(args, args.input)
+    item = _one_kenken(args, args.input, kakuro=True)
     if isinstance(item, int):
         return item
+    if isinstance(item.puzzle, KakuroPuzzle):
+        return _hint_kakuro(args, item)
     try:
         entries = entries_in(_read_source(args.entries), item.puzzle.size) if args.entries else None
         pencil = pencil_in(_read_source(args.pencil), item.puzzle.size) if args.pencil else None
@@ -238,6 +241,9 @@ def cmd_explain(args) -> int:
     from solver.logic import TECHNIQUES, explain, grade_of
     code = OK
     for item in load_inputs(args.inputs, args.rules):
+        if isinstance(item.puzzle, KakuroPuzzle):
+            code = max(code, _explain_kakuro(args, item))
+            continue
         if item.error or not isinstance(item.puzzle, Puzzle):
             code = max(code, _bad(args, item.label, item.error or "explain works on KenKen puzzles only"))
             continue
@@ -276,6 +282,9 @@ def cmd_grade(args) -> int:
     from solver.logic import TECHNIQUES, grade
     code = OK
     for item in load_inputs(args.inputs, args.rules):
+        if isinstance(item.puzzle, KakuroPuzzle):
+            code = max(code, _grade_kakuro(args, item))
+            continue
         if item.error or not isinstance(item.puzzle, Puzzle):
             code = max(code, _bad(args, item.label, item.error or "grade works on KenKen puzzles only"))
             continue
@@ -294,6 +303,73 @@ def cmd_grade(args) -> int:
         _emit(args, obj, f"{item.label}: {found.level} {found.name} ({how}; {found.steps} steps)")
         code = max(code, OK if found.status == "unique" else NOT_UNIQUE)
     return code
+
+
+def _hint_kakuro(args, item: Loaded) -> int:
+    """A hint for one Kakuro (the same output as for a KenKen)."""
+    from solver.kakuro.formats import kakuro_entries_in, kakuro_pencil_in
+    from solver.kakuro.hints import hint_kakuro
+    try:
+        entries = kakuro_entries_in(_read_source(args.entries), item.puzzle) if args.entries else None
+        pencil = kakuro_pencil_in(_read_source(args.pencil), item.puzzle) if args.pencil else None
+        given = hint_kakuro(item.puzzle, entries, pencil, args.level)
+    except (PuzzleError, InputError) as err:
+        return _bad(args, item.label, str(err))
+    text = f"{item.label}: hint {given.level} of 3: {given.explanation}"
+    if given.level == 3 and given.technique != "wrong_entry" and len(given.steps) > 1:
+        text += "\nIt builds on:\n" + "\n".join(f"  {i + 1}. {s.text}" for i, s in enumerate(given.steps[:-1]))
+    _emit(args, {"input": item.label, "puzzle": "kakuro", **given.to_json()}, text)
+    return NOT_UNIQUE if given.wrong_entries or given.technique == "no_solution" else OK
+
+
+def _explain_kakuro(args, item: Loaded) -> int:
+    """Solve one Kakuro step by step with seed 003's techniques (the same output as for a KenKen)."""
+    from solver.kakuro.formats import format_kakuro_text
+    from solver.kakuro.logic import explain_kakuro, technique_name
+    from solver.logic import grade_of
+    try:
+        found = explain_kakuro(item.puzzle)
+    except PuzzleError as err:
+        return _bad(args, item.label, str(err))
+    grade = grade_of(found)
+    lines = [f"{item.label}: Kakuro, {len(found.steps)} steps"]
+    for number, step in enumerate(found.steps):
+        if args.json:
+            _emit(args, {"input": item.label, "step": number + 1, **step.to_json()}, "")
+        else:
+            lines.append(f"{number + 1:4}. [{step.name}] {step.text}")
+    if found.solved_by_logic:
+        lines.append(f"solved by logic alone; grade {grade.level} ({grade.name}), hardest technique: "
+                     f"{technique_name(grade.hardest)}")
+    elif found.solution is not None:
+        lines.append(f"logic gets no further (grade 5, {grade.name}); the SAT engine's answer ({found.status}):\n"
+                     f"{format_kakuro_text(item.puzzle, found.solution).rstrip()}")
+    else:
+        lines.append("logic gets no further and the puzzle has no solution")
+    obj = {"input": item.label, "puzzle": "kakuro", "solved_by_logic": found.solved_by_logic,
+           "solution": _grid_json(found.solution), "status": found.status, "steps": len(found.steps),
+           "level": grade.level, "name": grade.name, "hardest": grade.hardest, "time_ms": found.time_ms}
+    _emit(args, obj, "\n".join(lines))
+    return OK if found.status == "unique" else NOT_UNIQUE
+
+
+def _grade_kakuro(args, item: Loaded) -> int:
+    """Rate one Kakuro 1-5 (1 combinations and singles, 2 permutations, 3 the box, 5 logic is not enough)."""
+    from solver.kakuro.logic import explain_kakuro, technique_name
+    from solver.logic import grade_of
+    try:
+        found = explain_kakuro(item.puzzle)
+    except PuzzleError as err:
+        return _bad(args, item.label, str(err))
+    grade = grade_of(found)
+    how = (f"hardest technique: {technique_name(grade.hardest)}" if grade.solved_by_logic and grade.hardest
+           else "logic alone does not finish it" if grade.status == "unique"
+           else f"it has {'no' if grade.status == 'none' else 'more than one'} solution")
+    obj = {"input": item.label, "puzzle": "kakuro", "level": grade.level, "name": grade.name, "hardest": grade.hardest,
+           "solved_by_logic": grade.solved_by_logic, "steps": grade.steps, "status": grade.status,
+           "time_ms": found.time_ms}
+    _emit(args, obj, f"{item.label}: {grade.level} {grade.name} ({how}; {grade.steps} steps)")
+    return OK if grade.status == "unique" else NOT_UNIQUE
 
 
 def cmd_bench(args) -> int:

@@ -241,3 +241,38 @@ def _entry_token(token: str, line: int) -> int | None:
     if not token.isdigit():
         raise PuzzleError(f"entries line {line}: '{token}' is not a digit or '.'")
     return int(token)
+
+
+def kakuro_pencil_in(text: str, puzzle: KakuroPuzzle) -> tuple[tuple[frozenset[int], ...], ...]:
+    """Pencil marks for ``puzzle``: a JSON grid of digit lists (null or [] for none; or an object with
+    ``pencil``), or R rows of C tokens, the digits of a cell run together (``135``) and ``.`` ``-``
+    ``X`` for none. Marks in cells that are not white are refused. Raises PuzzleError."""
+    stripped = text.strip()
+    if stripped.startswith(("[", "{")):
+        try:
+            data = json.loads(stripped)
+        except json.JSONDecodeError as err:
+            raise PuzzleError(f"pencil marks: not valid JSON: {err.msg} at line {err.lineno}") from None
+        data = data.get("pencil") if isinstance(data, dict) else data
+        if not isinstance(data, list) or not all(isinstance(row, list) for row in data):
+            raise PuzzleError("pencil marks must be a JSON list of rows (or an object with 'pencil')")
+        rows = [[[] if cell is None else cell for cell in row] for row in data]
+    else:
+        rows = [[[] if tok in (".", "-", "_") or set(tok) <= {"X", "x"} else list(tok) for tok in line.split("#", 1)[0].split()]
+                for line in text.splitlines()]
+        rows = [row for row in rows if row]
+    if len(rows) != puzzle.rows or any(len(row) != puzzle.cols for row in rows):
+        raise PuzzleError(f"pencil marks must be {puzzle.rows} rows of {puzzle.cols} cells")
+    out = []
+    for r, row in enumerate(rows):
+        cells = []
+        for c, marks in enumerate(row):
+            values = [int(d) if isinstance(d, str) and d.isdigit() else d for d in marks] if isinstance(marks, list) else marks
+            if not isinstance(values, list) or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 9
+                                                       for d in values):
+                raise PuzzleError(f"pencil marks at r{r + 1}c{c + 1} must be digits 1..9, not {marks!r}")
+            if values and puzzle.grid[r][c] != WHITE:
+                raise PuzzleError(f"pencil marks at r{r + 1}c{c + 1}: that cell is not a white cell")
+            cells.append(frozenset(values))
+        out.append(tuple(cells))
+    return tuple(out)
