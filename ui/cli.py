@@ -616,6 +616,11 @@ def cmd_corpus(args) -> int:
     from .corpus import SAMPLES, plan, write_corpus
     if args.count < 1 and not args.samples:
         return _bad(args, "corpus", "--count must be at least 1")
+    if args.kakuro:
+        from .corpus_kakuro import plan_kakuro, write_kakuro_corpus
+        paths = write_kakuro_corpus(Path(args.outdir), plan_kakuro(args.count, args.seed), workers=args.workers)
+        print(f"wrote {len(paths)} Kakuro images with truth into {args.outdir}", file=sys.stderr)
+        return OK
     specs = list(SAMPLES) if args.samples else plan(args.count, args.seed)
     paths = write_corpus(Path(args.outdir), specs, workers=args.workers, quality=85 if args.samples else 92)
     print(f"wrote {len(paths)} images with truth into {args.outdir}", file=sys.stderr)
@@ -733,6 +738,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--samples", action="store_true", help="write the fixed set bundled in samples/")
+    p.add_argument("--kakuro", action="store_true", help="photos of generated Kakuro instead")
     p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("eval", help="score photo reading on a folder of images with known truth")

@@ -1,0 +1,103 @@
+"""``kensnap corpus --kakuro``: labelled photos of generated Kakuro, like :mod:`ui.corpus` for KenKen.
+
+Each item is a generated unique Kakuro, drawn in a style (newspaper, app, web) by
+:func:`ui.render_kakuro.render_kakuro`, sometimes half-filled with written digits (some wrong), and
+photographed by the simulator (:func:`ui.photo.simulate`) at a level (clean, handheld, hard). It is
+written as ``<id>.jpg`` + ``<id>.json`` in the layout of ``../shared/realdev``: the JSON holds
+``image``, ``puzzle: "kakuro"``, ``truth`` (the Kakuro JSON object, with ``entries`` when digits are
+written), ``solution``, the grid ``corners`` in the photo and the spec it was made from. The same
+``--count`` and ``--seed`` give the same items (the bytes also depend on the installed fonts).
+"""
+from __future__ import annotations
+
+import json
+import random
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from solver.kakuro.formats import kakuro_to_json
+from solver.kakuro.generator import KakuroOptions, generate_kakuro
+
+from .photo import simulate
+from .render_kakuro import make_kakuro_entries, render_kakuro
+
+STYLES = ("newspaper", "app", "web")
+LEVELS = ("clean", "handheld", "hard")
+SIDES = {6: 2, 7: 3, 8: 3, 9: 3, 10: 3, 11: 2, 12: 2}
+"""Relative weights of the grid side (rows; columns differ by up to two)."""
+
+
+@dataclass(frozen=True)
+class KakuroSpec:
+    """How one Kakuro corpus item is made; every choice is here, so an item can be made again alone."""
+
+    id: str
+    seed: int
+    rows: int
+    cols: int
+    style: str
+    level: str
+    filled: float = 0.0
+    """Share of white cells with a written digit (0: none)."""
+    wrong: float = 0.0
+    """Share of written digits that are wrong."""
+    max_side: int = 0
+    """Downscale the photo so its longer side is at most this (0: keep)."""
+
+
+def plan_kakuro(count: int, seed: int) -> list[KakuroSpec]:
+    """``count`` varied specs: styles and levels in turn, sides 6..12, a quarter half-filled."""
+    rng = random.Random(seed)
+    sides, weights = zip(*SIDES.items())
+    specs = []
+    for i in range(count):
+        rows = rng.choices(sides, weights)[0]
+        cols = max(5, min(13, rows + rng.choice((-2, -1, 0, 0, 0, 1, 2))))
+        filled = rng.random() < 0.25
+        specs.append(KakuroSpec(id=f"kk{seed}-{i:04d}", seed=rng.randrange(2 ** 31), rows=rows, cols=cols,
+                                style=STYLES[i % 3], level=LEVELS[(i // 3) % 3],
+                                filled=rng.uniform(0.2, 0.6) if filled else 0.0, wrong=0.15 if filled else 0.0))
+    return specs
+
+
+def make_kakuro_item(spec: KakuroSpec) -> tuple[np.ndarray, dict]:
+    """The photo (RGB) and the truth document of one spec."""
+    made = generate_kakuro(KakuroOptions(rows=spec.rows, cols=spec.cols), spec.seed)
+    puzzle, solution = made.puzzle, made.solution
+    if spec.filled:
+        puzzle = puzzle.with_entries(make_kakuro_entries(puzzle, solution, spec.filled, spec.wrong, seed=spec.seed))
+    photo = simulate(render_kakuro(puzzle, spec.style, seed=spec.seed), spec.level, seed=spec.seed)
+    image, corners = photo.image, np.asarray(photo.corners, float)
+    if spec.max_side and max(image.shape[:2]) > spec.max_side:
+        scale = spec.max_side / max(image.shape[:2])
+        image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        corners = corners * scale
+    truth = {
+        "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kakuro",
+        "kind": f"generated Kakuro: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else ""),
+        "truth": kakuro_to_json(puzzle), "solution": [list(row) for row in solution],
+        "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners], "spec": asdict(spec),
+    }
+    return image, truth
+
+
+def write_kakuro_item(spec: KakuroSpec, folder: Path, quality: int = 92) -> Path:
+    """Make one item and write ``<id>.jpg`` and ``<id>.json`` into ``folder``; returns the JSON path."""
+    image, truth = make_kakuro_item(spec)
+    cv2.imwrite(str(folder / truth["image"]), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
+    path = folder / f"{spec.id}.json"
+    path.write_text(json.dumps(truth, indent=1) + "\n")
+    return path
+
+
+def write_kakuro_corpus(folder: Path, specs: list[KakuroSpec], workers: int = 2, quality: int = 92) -> list[Path]:
+    """Write every spec's item into ``folder`` (created), on ``workers`` processes."""
+    folder.mkdir(parents=True, exist_ok=True)
+    if workers <= 1:
+        return [write_kakuro_item(spec, folder, quality) for spec in specs]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(write_kakuro_item, specs, [folder] * len(specs), [quality] * len(specs)))
