@@ -1,0 +1,249 @@
+"""Read a Kakuro from a photo or screenshot: the recipe that chains the Kakuro vision stages.
+
+    load (image_io) → find the R×C grid (kakuro_grid) → white or dark cells (kakuro_cells tones)
+    → which clue numbers exist (from the layout) → the numbers and written digits (kakuro_cells
+    glyphs and digit model) → the solver in the loop (:func:`reconcile`) → :class:`KakuroReading`
+
+The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest reading of the numbers
+(every number one of the values read for it) whose puzzle has exactly one solution; every number it
+changes is reported.
+A reading is *confident* only when it has exactly one solution with no change and every cell and
+number was read with high probability. Every stage is timed.
+
+Example::
+
+    reading = read_kakuro("photo.jpg")
+    reading.puzzle, reading.status, reading.solution, reading.confident
+"""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from solver.kakuro.model import BLOCK, WHITE, Clue, KakuroPuzzle, sum_range
+from solver.puzzle import Cell, Grid, PuzzleError, cell_name
+
+from .errors import NoPuzzleFound
+from .image_io import load_image
+from .kakuro_cells import (cell_patch, cell_tones, classify, clue_glyphs, digit_model, entry_glyph,
+                           number_alternatives, white_probabilities)
+from .kakuro_grid import KakuroGridFind, find_kakuro_grid
+from .kakuro_reconcile import ReadingSolver
+
+SURE = 0.9
+"""Least probability of every number (and of every cell's tone, see SURE_CELL) in a confident reading."""
+SURE_CELL = 0.95
+
+Slot = tuple[Cell, str]
+"""A clue number: its clue cell and ``'across'`` or ``'down'``."""
+
+
+@dataclass(frozen=True)
+class KakuroChange:
+    """A number the solver changed: what was read, what is used, and why."""
+
+    slot: Slot
+    read: int | None
+    used: int
+    reason: str
+
+    def describe(self) -> str:
+        """'the across number at r2c3 from 17 to 11 (the puzzle had no solution)'."""
+        (cell, direction) = self.slot
+        return f"the {direction} number at {cell_name(cell)} from {self.read if self.read is not None else '?'} " \
+               f"to {self.used} ({self.reason})"
+
+
+@dataclass(frozen=True, eq=False)
+class KakuroReading:
+    """What kensnap read from one image and how sure it is (probabilities are 0..1).
+
+    ``puzzle`` is the settled Kakuro (with ``entries`` when written digits were read); ``status`` and
+    ``solution`` the engine's verdict on it; ``confident`` is True only for exactly one solution, no
+    change and every cell and number read surely. ``numbers`` gives the alternatives read for every
+    clue number, ``white`` the probability that each cell is white.
+    """
+
+    puzzle: KakuroPuzzle
+    status: str
+    solution: Grid | None
+    confident: bool
+    changes: tuple[KakuroChange, ...]
+    numbers: dict[Slot, tuple[tuple[int, float], ...]]
+    white: dict[Cell, float]
+    entry_confidence: dict[Cell, float]
+    grid: KakuroGridFind
+    seconds: dict[str, float]
+    notes: tuple[str, ...] = ()
+    debug: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @property
+    def corners(self) -> np.ndarray:
+        """The grid's outer corners in the original image (TL, TR, BR, BL)."""
+        return self.grid.corners
+
+    @property
+    def time_ms(self) -> float:
+        return round(1000 * sum(self.seconds.values()), 1)
+
+    @property
+    def confidence(self) -> float:
+        """The least probability of any cell's tone and any number as used."""
+        used = {(cell, d): _value(self.puzzle, cell, d) for cell, d in self.numbers}
+        probs = [dict(alts).get(used[slot], 0.0) for slot, alts in self.numbers.items()]
+        probs += [max(p, 1 - p) for p in self.white.values()]
+        return round(min(probs, default=0.0), 3)
+
+
+def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> KakuroReading:
+    """Read the Kakuro in ``image`` (a path, raw bytes, or an RGB array).
+
+    Raises ImageError for a file that is not a usable image and NoPuzzleFound when no Kakuro grid
+    is found."""
+    seconds: dict[str, float] = {}
+    with _timed(seconds, "load"):
+        pixels = image if isinstance(image, np.ndarray) else load_image(image)
+    with _timed(seconds, "grid"):
+        grid = find_kakuro_grid(pixels)
+    with _timed(seconds, "cells"):
+        patches = {(r, c): cell_patch(grid, (r, c)) for r in range(grid.rows) for c in range(grid.cols)}
+        tones, level = cell_tones(patches)
+        white = white_probabilities(tones)
+        layout = legal_layout(grid.rows, grid.cols, {cell for cell, p in white.items() if p >= 0.5})
+    with _timed(seconds, "numbers"):
+        model = digit_model()
+        numbers = read_numbers(layout, patches, level, model)
+        entries, entry_conf = read_entries(layout, patches, level, model)
+    with _timed(seconds, "solve"):
+        puzzle, status, solution, changes, notes = reconcile(grid.rows, grid.cols, layout, numbers, entries)
+    sure = (status == "unique" and not changes and all(max(p, 1 - p) >= SURE_CELL for p in white.values())
+            and all(alts and alts[0][1] >= SURE for alts in numbers.values()))
+    extra = {"rectified": grid.rectified} if debug else {}
+    return KakuroReading(puzzle, status, solution, sure, tuple(changes), numbers, white, entry_conf, grid,
+                         seconds, tuple(notes), extra)
+
+
+def legal_layout(rows: int, cols: int, whites: set[Cell]) -> frozenset[Cell]:
+    """The white cells a Kakuro can have: none in the first row or column (those hold clues)."""
+    return frozenset(cell for cell in whites if cell[0] > 0 and cell[1] > 0 and cell[0] < rows and cell[1] < cols)
+
+
+def slots(layout: frozenset[Cell], rows: int, cols: int) -> dict[Slot, int]:
+    """Every clue number the layout needs, with the length of its run."""
+    out = {}
+    for r in range(rows):
+        for c in range(cols):
+            if (r, c) in layout:
+                continue
+            for direction, (dr, dc) in (("across", (0, 1)), ("down", (1, 0))):
+                k, cell = 0, (r + dr, c + dc)
+                while cell in layout:
+                    k, cell = k + 1, (cell[0] + dr, cell[1] + dc)
+                if k:
+                    out[((r, c), direction)] = k
+    return out
+
+
+def read_numbers(layout, patches, level, model) -> dict[Slot, tuple[tuple[int, float], ...]]:
+    """Alternatives for every clue number the layout needs: the digit model's readings that a run
+    of its length can make, best first (none when no digit is seen)."""
+    rows = max(r for r, _ in patches) + 1
+    cols = max(c for _, c in patches) + 1
+    out = {}
+    for (cell, direction), k in slots(layout, rows, cols).items():
+        low, high = sum_range(min(k, 9))
+        number = clue_glyphs(patches[cell], level[cell], direction)
+        alternatives = []
+        if number is not None and len(number.glyphs) <= 2:
+            alternatives = number_alternatives(classify(model, list(number.glyphs)), keep=5, lowest=low, highest=high)
+        out[(cell, direction)] = tuple(alternatives)
+    return out
+
+
+def read_entries(layout, patches, level, model) -> tuple[Grid | None, dict[Cell, float]]:
+    """Digits written in white cells (None when there are none) and their probabilities."""
+    rows = max(r for r, _ in patches) + 1
+    cols = max(c for _, c in patches) + 1
+    found = {cell: ink for cell in sorted(layout) if (ink := entry_glyph(patches[cell], level[cell])) is not None}
+    if not found:
+        return None, {}
+    probs = classify(model, list(found.values()))[:, 1:]  # digits 1..9
+    probs = probs / probs.sum(axis=1, keepdims=True)
+    grid = [[None] * cols for _ in range(rows)]
+    confidence = {}
+    for (r, c), p in zip(found, probs):
+        grid[r][c] = int(np.argmax(p)) + 1
+        confidence[(r, c)] = round(float(p.max()), 4)
+    return tuple(map(tuple, grid)), confidence
+
+
+def build_puzzle(rows: int, cols: int, layout, choice: dict[Slot, int], entries: Grid | None) -> KakuroPuzzle:
+    """The Kakuro of a layout and a value for every clue number; raises PuzzleError for a layout no
+    Kakuro can have."""
+    grid = []
+    for r in range(rows):
+        line = []
+        for c in range(cols):
+            if (r, c) in layout:
+                line.append(WHITE)
+            else:
+                down, across = choice.get(((r, c), "down")), choice.get(((r, c), "across"))
+                line.append(BLOCK if down is None and across is None else Clue(down, across))
+        grid.append(tuple(line))
+    return KakuroPuzzle(rows, cols, tuple(grid), entries)
+
+
+def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int, float], ...]],
+              entries: Grid | None) -> tuple[KakuroPuzzle, str, Grid | None, list[KakuroChange], list[str]]:
+    """The solver in the loop (:mod:`vision.kakuro_reconcile`): ``(puzzle, status, solution,
+    changes, notes)`` for the likeliest reading of the numbers whose puzzle has exactly one
+    solution, or the reading as read (and its status) when none is found. Raises NoPuzzleFound
+    when the layout read is no Kakuro (a run of ten cells)."""
+    read = {slot: alts[0][0] if alts else None for slot, alts in numbers.items()}
+    try:  # the shape of the puzzle (an unread number stands in as 1)
+        puzzle = build_puzzle(rows, cols, layout, {slot: v or 1 for slot, v in read.items()}, None)
+    except PuzzleError as err:
+        raise NoPuzzleFound(f"the cells read do not make a Kakuro: {err}") from None
+    with ReadingSolver(puzzle, numbers) as search:
+        settled = search.settle()
+    notes: list[str] = []
+    changes: list[KakuroChange] = []
+    solution = None
+    if settled.status == "unique":
+        puzzle = build_puzzle(rows, cols, layout, settled.reading, None)
+        grid = puzzle.empty_grid()
+        for (r, c), v in settled.solution.items():
+            grid[r][c] = v
+        solution = tuple(map(tuple, grid))
+        reason = "the numbers as read gave no solution or several, or were not read"
+        changes = [KakuroChange(slot, read[slot], value, reason) for slot, value in sorted(settled.reading.items())
+                   if value != read[slot]]
+    else:
+        notes.append(f"no reading of the numbers found with exactly one solution (as read: "
+                     f"{'no' if settled.status == 'none' else 'more than one'} solution)")
+    if entries is not None:
+        puzzle = puzzle.with_entries(entries)
+    return puzzle, settled.status, solution, changes, notes
+
+
+def _value(puzzle: KakuroPuzzle, cell: Cell, direction: str) -> int | None:
+    """The number the puzzle uses in a clue slot."""
+    square = puzzle.grid[cell[0]][cell[1]]
+    return square.total(direction) if isinstance(square, Clue) else None
+
+
+@contextmanager
+def _timed(seconds: dict[str, float], stage: str):
+    """Add the wall time of the ``with`` block to ``seconds[stage]``."""
+    start = time.perf_counter()
+    try:
+        yield
+    finally:
+        seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - start, 4)
+
+
+__all__ = ["KakuroChange", "KakuroReading", "read_kakuro", "reconcile"]

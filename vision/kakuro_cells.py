@@ -1,0 +1,302 @@
+"""Read the cells of a rectified Kakuro grid: white or dark, the two numbers of a clue cell, and the
+digits written in white cells.
+
+Algorithm:
+
+1. *Tone* (:func:`cell_tones`): each cell's median grey over its middle, divided by a smooth
+   (quadratic) surface fitted to the white cells' tones, so shading and coloured light flatten.
+   White cells sit near 1, blocks and clue cells well below; :func:`white_probabilities` turns the
+   tones into probabilities around the threshold halfway between the two groups.
+2. *Which clue numbers exist* follows from the layout, not from the pixels: a dark cell has an
+   across number when the cell right of it is white, a down number when the cell below is.
+3. *Clue glyphs* (:func:`clue_glyphs`): in a dark cell's patch (CELL px square), ink is what
+   differs from the cell's fill towards the other tone (light figures on black, dark on grey). The
+   diagonal and the cell edges are blanked; the upper-right half holds the across number, the
+   lower-left half the down number. Connected components on the tallest one's text line, merged
+   when they overlap in x, are its digits.
+4. *Entry glyph* (:func:`entry_glyph`): in a white cell, the tallest dark component near the middle
+   at least ENTRY_HEIGHT of the cell high.
+5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its height and resized to
+   16×16, plus its aspect, height and ink density, goes to a k-nearest-neighbour model fitted on
+   glyphs cut by this same code from Kakuro drawn by :func:`ui.render_kakuro.render_kakuro` and
+   photographed by :func:`ui.photo.simulate` at every level. The model is cached on disk (see
+   :func:`vision.operators.cached_model`) under :data:`MODEL_VERSION`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .kakuro_grid import KakuroGridFind
+from .operators import GlyphModel, cached_model, fit_model
+
+MODEL_VERSION = "kakuro-digits-v3"
+DIGITS = tuple("0123456789")
+CELL = 64
+"""Patch side in pixels."""
+WINDOW = 16
+EDGE = 6
+"""Pixels along the patch edges blanked (grid lines)."""
+DIAGONAL = 4
+"""Half-width in pixels of the band around the diagonal blanked in clue cells."""
+INK = 0.55
+"""A glyph's strongest pixel reaches this ink strength (0 fill … 1 the strongest figure)."""
+INK_LOW = 0.3
+"""Pixels above this ink strength belong to a glyph (hysteresis: faint stroke ends stay on)."""
+WIDE = 0.95
+"""Glyphs wider than this times their height are two digits blurred together."""
+MIN_GLYPH, MAX_GLYPH = 0.12, 0.5
+"""Least and most height of a clue digit, as shares of the cell (a taller stroke is a cell edge)."""
+ENTRY_HEIGHT = 0.3
+"""Least height of a written digit in a white cell, as a share of the cell."""
+ENTRY_INK = 0.4
+"""Darkness (0 white … 1 far darker) above which a pixel of a white cell is written ink."""
+TRAINING_PUZZLES = 150
+"""Drawn and photographed Kakuro the digit model learns from (about 45 seconds, once)."""
+
+
+# -- tones ------------------------------------------------------------------------------------------
+def cell_patch(grid: KakuroGridFind, cell: tuple[int, int]) -> np.ndarray:
+    """The cell of the rectified grid resampled to CELL×CELL grey levels (float32)."""
+    x0, y0, x1, y1 = grid.cell_box(cell)
+    sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
+    m = np.float32([[sx, 0, -x0 * sx], [0, sy, -y0 * sy]])
+    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    return cv2.warpAffine(grey, m, (CELL, CELL), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+def cell_tones(patches: dict) -> tuple[dict, dict]:
+    """``(tone, white level)`` per cell: the median grey of the patch's middle divided by the white
+    surface there, and that surface's grey level. The surface is a quadratic in (row, col) fitted
+    to the cells an Otsu split of the raw medians calls white (a constant when they are few)."""
+    raw = {cell: float(np.median(p[16:48, 16:48])) for cell, p in patches.items()}
+    values = np.array(list(raw.values()), np.float32)
+    split = _otsu(values)
+    whites = [cell for cell, v in raw.items() if v > split]
+    if len(whites) >= 8:
+        rows = np.array([[1, r, c, r * r, c * c, r * c] for r, c in whites], np.float64)
+        coef, *_ = np.linalg.lstsq(rows, np.array([raw[w] for w in whites]), rcond=None)
+        level = {cell: max(20.0, float(np.dot([1, cell[0], cell[1], cell[0] ** 2, cell[1] ** 2,
+                                                cell[0] * cell[1]], coef))) for cell in raw}
+    else:
+        top = float(np.median([raw[w] for w in whites])) if whites else float(values.max())
+        level = {cell: max(20.0, top) for cell in raw}
+    return {cell: raw[cell] / level[cell] for cell in raw}, level
+
+
+def _otsu(values: np.ndarray) -> float:
+    """The Otsu threshold of a 1-D sample (its midpoint when it has under two distinct values)."""
+    v = np.sort(values)
+    if len(v) < 2 or v[0] == v[-1]:
+        return float(v.mean()) if len(v) else 0.0
+    best, split = -1.0, float(v.mean())
+    for i in range(1, len(v)):
+        a, b = v[:i], v[i:]
+        between = len(a) * len(b) * (a.mean() - b.mean()) ** 2
+        if between > best:
+            best, split = between, float((v[i - 1] + v[i]) / 2)
+    return split
+
+
+def white_probabilities(tones: dict) -> dict:
+    """P(white) per cell from its tone: a logistic around the point halfway between the white cells
+    (tone 1) and the median dark cell, with a slope a tenth of their distance."""
+    values = np.array(list(tones.values()))
+    dark = values[values < _otsu(values)]
+    low = float(np.median(dark)) if len(dark) else 0.3
+    middle = (1.0 + low) / 2
+    slope = max(0.02, (1.0 - low) / 10)
+    return {cell: float(1 / (1 + np.exp(-(t - middle) / slope))) for cell, t in tones.items()}
+
+
+# -- glyphs -----------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class NumberGlyphs:
+    """The digits of one number: ink crops (float32, 0..1) left to right, and the line height."""
+
+    glyphs: tuple[np.ndarray, ...]
+    height: float
+
+
+def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray) -> np.ndarray:
+    """How far each pixel is from the fill towards the other tone — light figures on a dark fill
+    (fill under half the white level), dark figures on a light one — as a share of the strongest
+    such difference inside ``where`` (so thin, blurred figures reach 1 too); 0..1."""
+    diff = patch - fill if fill < 0.5 * white else fill - patch
+    peak = float(np.percentile(diff[where], 99.5)) if where.any() else 0.0
+    return np.clip(diff / max(25.0, peak), 0.0, 1.0).astype(np.float32)
+
+
+def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs | None:
+    """The digit glyphs of a clue cell's ``'across'`` (upper-right half) or ``'down'`` (lower-left)
+    number, or None when none are seen."""
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    half = (xs - ys > DIAGONAL) if direction == "across" else (ys - xs > DIAGONAL)
+    half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
+    fill = float(np.median(patch[half]))
+    ink = np.where(half, ink_map(patch, fill, white, half), 0.0)
+    return _number(ink)
+
+
+def entry_glyph(patch: np.ndarray, white: float) -> np.ndarray | None:
+    """The ink of the digit written in a white cell, or None when there is none."""
+    ink = np.clip((white - patch) / max(30.0, 0.7 * white), 0.0, 1.0).astype(np.float32)
+    ink[:EDGE], ink[-EDGE:], ink[:, :EDGE], ink[:, -EDGE:] = 0, 0, 0, 0
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > ENTRY_INK).astype(np.uint8), connectivity=8)
+    best = None
+    for i in range(1, count):
+        x, y, w, h, _ = stats[i]
+        if h >= ENTRY_HEIGHT * CELL and 0.2 * CELL <= x + w / 2 <= 0.8 * CELL and (best is None or h > stats[best, 3]):
+            best = i
+    if best is None:
+        return None
+    x, y, w, h, _ = stats[best]
+    keep = [j for j in range(1, count) if j == best or (stats[j, 0] < x + w and stats[j, 0] + stats[j, 2] > x
+                                                        and stats[j, 1] >= y - 0.2 * h and stats[j, 1] + stats[j, 3] <= y + 1.2 * h)]
+    x0 = min(stats[j, 0] for j in keep)
+    x1 = max(stats[j, 0] + stats[j, 2] for j in keep)
+    y0 = min(stats[j, 1] for j in keep)
+    y1 = max(stats[j, 1] + stats[j, 3] for j in keep)
+    return np.where(np.isin(labels[y0:y1, x0:x1], keep), ink[y0:y1, x0:x1], 0).astype(np.float32)
+
+
+def _number(ink: np.ndarray) -> NumberGlyphs | None:
+    """Digit glyphs of the one number in an ink map: components on the tallest one's line, merged
+    when they overlap in x, left to right."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > INK_LOW).astype(np.uint8), connectivity=8)
+    peaks = [0.0] + [float(ink[labels == i].max()) for i in range(1, count)]
+    parts = [i for i in range(1, count) if MIN_GLYPH * CELL <= stats[i, 3] <= MAX_GLYPH * CELL
+             and stats[i, 2] >= 0.15 * stats[i, 3] and stats[i, 4] >= 6 and peaks[i] >= INK]
+    if not parts:
+        return None
+    tall = max(parts, key=lambda i: stats[i, 3])
+    top, bottom = stats[tall, 1], stats[tall, 1] + stats[tall, 3]
+    line = [i for i in parts if min(bottom, stats[i, 1] + stats[i, 3]) - max(top, stats[i, 1]) > 0.5 * stats[i, 3]]
+    line.sort(key=lambda i: stats[i, 0])
+    groups: list[list[int]] = []
+    for i in line:
+        if groups and stats[i, 0] < max(stats[j, 0] + stats[j, 2] for j in groups[-1]) - 0.5 * stats[i, 2]:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    glyphs = []
+    for group in groups:
+        x0 = min(stats[j, 0] for j in group)
+        x1 = max(stats[j, 0] + stats[j, 2] for j in group)
+        y0 = min(stats[j, 1] for j in group)
+        y1 = max(stats[j, 1] + stats[j, 3] for j in group)
+        glyphs += _split_wide(np.where(np.isin(labels[y0:y1, x0:x1], group), ink[y0:y1, x0:x1], 0).astype(np.float32))
+    return NumberGlyphs(tuple(glyphs), float(bottom - top))
+
+
+def _split_wide(glyph: np.ndarray) -> list[np.ndarray]:
+    """A glyph wider than WIDE times its height (two digits blurred together) cut at its faintest
+    column in the middle third; other glyphs as they are."""
+    h, w = glyph.shape
+    if w <= WIDE * h:
+        return [glyph]
+    columns = glyph.sum(axis=0)
+    lo, hi = w // 3, max(w // 3 + 1, 2 * w // 3)
+    cut = lo + int(np.argmin(columns[lo:hi]))
+    return [part for part in (glyph[:, :cut], glyph[:, cut:]) if part.shape[1] > 0 and part.any()]
+
+
+def glyph_features(ink: np.ndarray) -> np.ndarray:
+    """Feature vector (float32, WINDOW² + 2) of a glyph: centred in a square of its larger side,
+    resized, normalised; plus aspect and ink density (not its size: clue digits and written digits
+    share the model)."""
+    h, w = ink.shape
+    side = max(h, w)
+    canvas = np.zeros((side, side), np.float32)
+    canvas[(side - h) // 2:(side - h) // 2 + h, (side - w) // 2:(side - w) // 2 + w] = ink
+    small = cv2.resize(canvas, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA)
+    small = small / max(1e-3, float(small.max()))
+    shape = [w / h, float(ink.sum()) / (h * h)]
+    return np.concatenate([small.ravel(), 3.0 * np.array(shape, np.float32)]).astype(np.float32)
+
+
+# -- the model --------------------------------------------------------------------------------------
+@lru_cache(maxsize=1)
+def digit_model() -> GlyphModel:
+    """The Kakuro digit model (clue digits 0..9 and written digits), from the disk cache or fitted
+    now (about 45 seconds)."""
+    return cached_model(MODEL_VERSION, lambda: fit_model(*training_glyphs(range(TRAINING_PUZZLES)), DIGITS, k=5))
+
+
+def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
+    """Features and class indices of the clue and entry digits of one drawn, photographed and
+    rectified training Kakuro per seed (random legal layout, random clue numbers 1..45, about
+    half the white cells written in). A number whose glyph count differs from its digits is skipped."""
+    import random
+
+    from solver.kakuro.generator import KakuroOptions, build, random_layout
+    from solver.kakuro.model import Clue, KakuroPuzzle
+    from ui.photo import simulate
+    from ui.render_kakuro import KAKURO_STYLES, render_kakuro
+
+    from .kakuro_grid import rectify_grid
+
+    rows, labels = [], []
+    for seed in seeds:
+        rng = random.Random(seed * 7919 + 13)
+        side = rng.randint(5, 12)
+        whites = random_layout(KakuroOptions(rows=side, cols=rng.randint(max(3, side - 2), min(15, side + 2))), rng)
+        r_max, c_max = max(r for r, _ in whites) + 1, max(c for _, c in whites) + 1
+        digits = {cell: rng.randint(1, 9) for cell in whites}
+        layout = build(whites, digits, r_max, c_max).grid
+        grid = tuple(tuple(Clue(*(_random_clue(rng, square.down), _random_clue(rng, square.across)))
+                           if isinstance(square, Clue) else square for square in row) for row in layout)
+        entries = tuple(tuple(digits[(r, c)] if (r, c) in whites and rng.random() < 0.5 else None
+                              for c in range(c_max)) for r in range(r_max))
+        puzzle = KakuroPuzzle(r_max, c_max, grid, entries)
+        style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
+        photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), ("clean", "handheld", "hard")[(seed // 3) % 3], seed=seed)
+        corners = np.asarray(photo.corners) + np.random.default_rng(seed).normal(0, 0.6, (4, 2))
+        rectified, homography = rectify_grid(photo.image, corners, r_max, c_max)
+        xs = tuple(float(i * (c_max * 64 - 1) / c_max) for i in range(c_max + 1))
+        ys = tuple(float(i * (r_max * 64 - 1) / r_max) for i in range(r_max + 1))
+        found = KakuroGridFind(corners, r_max, c_max, rectified, xs, ys, homography, 1.0)
+        patches = {cell: cell_patch(found, cell) for cell in puzzle.cells}
+        _, level = cell_tones(patches)
+        for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
+            if isinstance(square, Clue):
+                for direction in ("across", "down"):
+                    value = square.total(direction)
+                    number = clue_glyphs(patches[cell], level[cell], direction) if value is not None else None
+                    if number is not None and len(number.glyphs) == len(str(value)):
+                        rows += [glyph_features(g) for g in number.glyphs]
+                        labels += [int(d) for d in str(value)]
+            elif entries[cell[0]][cell[1]] is not None:
+                ink = entry_glyph(patches[cell], level[cell])
+                if ink is not None:
+                    rows.append(glyph_features(ink))
+                    labels.append(entries[cell[0]][cell[1]])
+    return np.array(rows, np.float32), np.array(labels, np.int32)
+
+
+def _random_clue(rng, present) -> int | None:
+    """A clue number 1..45 where ``present`` is not None (two digits twice as often as one)."""
+    if present is None:
+        return None
+    return rng.randint(10, 45) if rng.random() < 0.67 else rng.randint(1, 9)
+
+
+def classify(model: GlyphModel, glyphs: list[np.ndarray]) -> np.ndarray:
+    """Digit probabilities (len(glyphs) × 10)."""
+    if not glyphs:
+        return np.zeros((0, len(DIGITS)))
+    return model.probabilities(np.stack([glyph_features(g) for g in glyphs]))
+
+
+def number_alternatives(probs: np.ndarray, keep: int = 4, lowest: int = 1, highest: int = 45) -> list[tuple[int, float]]:
+    """The likeliest numbers ``lowest..highest`` a row of digit probabilities spells, best first
+    (independent digits, so probabilities are products; a leading zero is not a number)."""
+    options = [(0, 1.0)]
+    for row in probs:
+        top = np.argsort(-row)[:3]
+        options = [(value * 10 + int(d), p * float(row[d])) for value, p in options for d in top]
+    out = [(v, p) for v, p in options if lowest <= v <= highest and not (len(probs) > 1 and v < 10 ** (len(probs) - 1))]
+    return [(v, round(p, 4)) for v, p in sorted(out, key=lambda t: -t[1])[:keep]]

@@ -1,0 +1,277 @@
+"""Find a Kakuro grid in a photo: its outline, its rows and columns, the cells square-on.
+
+A Kakuro grid differs from a KenKen one in what makes its lines visible: between two white cells a
+thin line, between a white and a dark cell (block or clue) the step from light to dark, between two
+dark cells often nothing at all. So cell boundaries are found on *edge strength* (the brightness
+gradient across the boundary, which both a thin line and a step give) rather than on line darkness,
+and rows and columns are counted separately (the grid is R×C).
+
+The algorithm, one function per step:
+
+1. Candidates are the KenKen finder's (:func:`vision.grid.candidate_quads`): large quadrilaterals
+   of ink, bright panels and long strokes in a working copy.
+2. :func:`probe` warps each candidate square and takes *boundary profiles*: for each column (row),
+   the mean over horizontal (vertical) bands of the gradient across it. The outer border is the
+   strongest boundary near each side; the number of columns C (rows R) is the largest count whose
+   evenly spaced boundaries stand out from the cell middles by at least COUNT_FRACTION of the best
+   count's contrast (a count's divisors also stand out; its multiples put boundaries in cell
+   middles and do not).
+3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
+   dark cells between DARK_SHARE bounds (a KenKen grid has none).
+4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and
+   :func:`snap` moves each inner boundary to the strongest edge within a fifth of a cell.
+
+Failure: :func:`find_kakuro_grid` raises :class:`~vision.errors.NoPuzzleFound`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .errors import NoPuzzleFound
+from .grid import candidate_quads, locate_border, order_corners, pyramid, square_homography, warp_square, work_copy
+
+PROBE_SIDE = 480
+PROBE_MARGIN = 0.06
+BANDS = 24
+MIN_SIDE, MAX_SIDE = 3, 30
+CELL = 64
+"""Pixels per cell of the rectified grid."""
+DARK_SHARE = (0.1, 0.9)
+"""A Kakuro has between these shares of dark cells (blocks and clue cells)."""
+EDGE_ROW_DARK = 0.5
+COMB_FRACTION = 0.4
+"""Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
+"""Least share of dark cells in the first row and in the first column."""
+
+
+@dataclass(frozen=True, eq=False)
+class KakuroGridFind:
+    """Where the Kakuro grid is and what it looks like square-on."""
+
+    corners: np.ndarray
+    """4×2 float, outer corners in the original image: TL, TR, BR, BL."""
+    rows: int
+    cols: int
+    rectified: np.ndarray
+    """The grid warped to C·CELL × R·CELL (RGB uint8)."""
+    lines_x: tuple[float, ...]
+    """C+1 column boundaries in the rectified image."""
+    lines_y: tuple[float, ...]
+    """R+1 row boundaries in the rectified image."""
+    homography: np.ndarray
+    """3×3 mapping original-image points to rectified points."""
+    confidence: float
+    """0..1: how clearly the boundaries stand out at the counts found."""
+
+    @property
+    def size(self) -> int:
+        """The longer side in cells."""
+        return max(self.rows, self.cols)
+
+    def cell_box(self, cell: tuple[int, int]) -> tuple[float, float, float, float]:
+        """``(x0, y0, x1, y1)`` of a cell in the rectified image."""
+        r, c = cell
+        return self.lines_x[c], self.lines_y[r], self.lines_x[c + 1], self.lines_y[r + 1]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What probing one candidate found (working-copy coordinates)."""
+
+    corners: np.ndarray
+    rows: int
+    cols: int
+    contrast: float
+    score: float
+    dark_share: float
+
+
+def boundary_profiles(gray: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    """Column and row profiles of edge strength over [lo, hi): the mean, over BANDS bands, of the
+    absolute gradient across each column (row), normalised by the image's brightness range."""
+    g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
+    spread = max(20.0, float(np.percentile(g, 95) - np.percentile(g, 5)))
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)) / spread
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / spread
+
+    def along(d: np.ndarray) -> np.ndarray:
+        bands = np.array_split(d[lo:hi], BANDS, axis=0)
+        means = np.stack([b.mean(axis=0) for b in bands])
+        return np.quantile(means, 0.6, axis=0)
+
+    return along(gx), along(gy.T)
+
+
+def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, float]:
+    """``(a, b, n, contrast)``: the outer boundaries and cell count of the evenly spaced boundaries
+    in ``profile`` around [lo, hi); (0, 0, 0, 0) when the profile shows no period.
+
+    Every peak of the profile's autocorrelation is a candidate cell size (a comb with missing teeth
+    still repeats at its spacing); the one whose best comb stands out most from the points halfway
+    between its teeth competes (see :func:`_comb`); the smallest within COMB_FRACTION of the best
+    wins (a divisor puts halfway points on boundaries and scores low; an odd multiple of the cell
+    scores about as well as the cell itself). The outer boundaries are the strong teeth nearest
+    ``lo`` and ``hi`` (the step from the page to the dark first row or column is always strong),
+    or the strongest edge there when no tooth is (a curled page drifts off the comb), refitted on
+    the edges near every boundary."""
+    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.2).ravel()
+    seg = p[lo:hi] - p[lo:hi].mean()
+    length = len(seg)
+    lags = np.arange(6, max(7, length // MIN_SIDE + 1))
+    ac = np.array([float(np.dot(seg[:-lag], seg[lag:])) / (length - lag) for lag in lags])
+    if ac.max() <= 0:
+        return 0.0, 0.0, 0, 0.0
+    grown = cv2.dilate(p.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
+    combs = []
+    for i in range(1, len(ac) - 1):  # every autocorrelation peak is a candidate cell size
+        if not (ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] >= 0.2 * ac.max()):
+            continue
+        denom = ac[i - 1] - 2 * ac[i] + ac[i + 1]
+        step = float(lags[i] + (0.5 * (ac[i - 1] - ac[i + 1]) / denom if denom < 0 else 0.0))
+        combs.append((step, *_comb(p, grown, step, lo, hi)))
+    top = max((c[2] for c in combs), default=0.0)
+    if top <= 0:
+        return 0.0, 0.0, 0, 0.0
+    step, off, _ = min(c for c in combs if c[2] >= COMB_FRACTION * top)
+    positions = np.arange(off, len(p) - 1, step)
+    values = grown[np.round(positions).astype(int)]
+    floor = 0.5 * float(np.percentile(p[lo:hi], 99))
+    near = lambda x: [q for q, v in zip(positions, values) if abs(q - x) <= 0.75 * step + 4 and v >= floor]  # noqa: E731
+    ends = []
+    for end in (lo, hi):  # a tooth, or (a curled page drifts off the comb) the strongest edge there
+        teeth = near(end)
+        ends.append(float(min(teeth, key=lambda q: abs(q - end))) if teeth else locate_border(p, end, 0.75 * step + 4))
+    a, b = ends
+    n = int(round((b - a) / step))
+    if not MIN_SIDE <= n <= MAX_SIDE:
+        return 0.0, 0.0, 0, 0.0
+    a, b = _refined(p, a, b, n)
+    at = lambda x: int(np.clip(round(x), 0, len(p) - 1))  # noqa: E731
+    mids = [p[at(a + (k + 0.5) * (b - a) / n)] for k in range(n)]
+    ats = [grown[at(a + k * (b - a) / n)] for k in range(n + 1)]
+    return a, b, n, float(np.quantile(ats, 0.5) - np.quantile(mids, 0.75))
+
+
+def _comb(p: np.ndarray, grown: np.ndarray, step: float, lo: int, hi: int) -> tuple[float, float]:
+    """``(offset, contrast)`` of the best comb of spacing ``step``: the offset whose teeth collect
+    the most edge strength, and how much more that is than halfway between teeth. Only the inner
+    four fifths of [lo, hi) count, so the strong outer border does not favour wide combs."""
+    inner_lo, inner_hi = lo + 0.1 * (hi - lo), hi - 0.1 * (hi - lo)
+    best = (0.0, -1.0)
+    for off in np.arange(0.0, step, 0.5):
+        teeth = np.arange(inner_lo + off, inner_hi, step)
+        halves = teeth[teeth + step / 2 < inner_hi] + step / 2
+        if len(teeth) < 2 or not len(halves):
+            continue
+        contrast = float(grown[np.round(teeth).astype(int)].mean() - p[np.round(halves).astype(int)].mean())
+        if contrast > best[1]:
+            best = (off, contrast)
+    return (best[0] + inner_lo) % step, best[1]
+
+
+def _refined(p: np.ndarray, a: float, b: float, n: int) -> tuple[float, float]:
+    """The ends ``a`` and ``b`` of an n-cell lattice moved (least squares over the local maxima near
+    each tooth) so the teeth sit on the profile's peaks."""
+    step = (b - a) / n
+    ks, xs = [], []
+    for k in range(n + 1):
+        x = a + k * step
+        lo, hi = max(0, int(x - 0.2 * step)), min(len(p), int(x + 0.2 * step) + 1)
+        if hi - lo < 2:
+            continue
+        window = p[lo:hi]
+        if window.max() > 0.3 * p.max():
+            ks.append(k)
+            xs.append(lo + float(np.argmax(window)))
+    if len(ks) < 3:
+        return a, b
+    slope, origin = np.polyfit(ks, xs, 1)
+    return float(origin), float(origin + n * slope)
+
+
+def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """R×C booleans: cells whose central area is much darker than the brightest cells (white)."""
+    def middle(a: float, b: float, limit: int) -> slice:
+        lo = int(np.clip(a + 0.3 * (b - a), 0, limit - 1))
+        return slice(lo, max(lo + 1, int(np.clip(b - 0.3 * (b - a), 0, limit - 1)) + 1))
+
+    h, w = gray.shape
+    medians = np.array([[np.median(gray[middle(y0, y1, h), middle(x0, x1, w)])
+                         for x0, x1 in zip(xs[:-1], xs[1:])] for y0, y1 in zip(ys[:-1], ys[1:])])
+    white = float(np.percentile(medians, 90))
+    return medians < 0.86 * white
+
+
+def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
+    """Warp ``quad`` square and read it: refined corners, R and C; None if it shows no Kakuro."""
+    side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
+    warped = warp_square(levels, quad, side, margin)
+    lo, hi = int(margin), int(side - margin)
+    col, row = boundary_profiles(warped, lo, hi)
+    x0, x1, cols, cx = lattice(col, lo, hi)
+    y0, y1, rows, cy = lattice(row, lo, hi)
+    if not cols or not rows or min(cx, cy) <= 0:
+        return None
+    dark = dark_cells(warped, np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1))
+    share = float(dark.mean())
+    if not (DARK_SHARE[0] <= share <= DARK_SHARE[1] and dark[0].mean() >= EDGE_ROW_DARK
+            and dark[:, 0].mean() >= EDGE_ROW_DARK):
+        return None
+    h = square_homography(quad, side, margin)
+    inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(h))[0]
+    contrast = min(cx, cy)
+    area = cv2.contourArea(back.astype(np.float32))
+    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area), share)
+
+
+def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rectified RGB C·CELL × R·CELL, homography original → rectified)``."""
+    rgb = image if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
+    rgb = np.ascontiguousarray(rgb[..., :3])
+    w, h = cols * CELL, rows * CELL
+    dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    edge = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max()
+    shrink = min(1.0, 1.5 * max(w, h) / max(edge, 1.0))
+    src, pts = rgb, corners
+    if shrink < 0.9:
+        src = cv2.resize(rgb, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
+        pts = (corners + 0.5) * shrink - 0.5
+    warped = cv2.warpPerspective(src, cv2.getPerspectiveTransform(np.float32(pts), dst), (w, h),
+                                 flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return warped, cv2.getPerspectiveTransform(np.float32(corners), dst)
+
+
+def snap(profile: np.ndarray, n: int, length: int) -> tuple[float, ...]:
+    """n+1 boundary positions along ``length`` pixels: the ends fixed, each inner one moved to the
+    strongest edge within a fifth of a cell of where even spacing puts it."""
+    step = (length - 1) / n
+    out = [0.0]
+    for i in range(1, n):
+        guess = i * step
+        a, b = max(0, int(guess - 0.2 * step)), min(len(profile), int(guess + 0.2 * step) + 1)
+        window = profile[a:b]
+        out.append(float(a + int(np.argmax(window))) if window.size and window.max() > 0 else guess)
+    out.append(float(length - 1))
+    return tuple(out)
+
+
+def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
+    """The Kakuro grid in an RGB image; raises NoPuzzleFound when no candidate looks like one."""
+    gray, scale = work_copy(image)
+    levels = pyramid(gray)
+    probes = [p for quad in candidate_quads(gray) if (p := probe(levels, quad)) is not None]
+    if not probes:
+        raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
+    best = max(probes, key=lambda p: p.score)
+    corners = order_corners((best.corners + 0.5) / scale - 0.5)
+    rectified, homography = rectify_grid(image, corners, best.rows, best.cols)
+    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
+    col, row = boundary_profiles(grey, 0, grey.shape[0])
+    lines_x = snap(col, best.cols, grey.shape[1])
+    lines_y = snap(row, best.rows, grey.shape[0])
+    confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
+    return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)

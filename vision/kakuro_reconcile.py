@@ -1,0 +1,167 @@
+"""The solver in the loop for Kakuro photos: the likeliest reading of the clue numbers that makes a
+puzzle with exactly one solution.
+
+Algorithm (core-guided best-first search). One SAT solver holds the white cells' digits (exactly
+one each) and, for every clue number and every value read for it, the run encoded with that total
+under a selector literal (:func:`solver.kakuro.encoding.encode_run`, as the engine encodes runs),
+plus a *free* selector per number (its digits only differ, any total) for a number read wrong in
+every alternative. A reading picks one selector per number; its cost is the sum over numbers of
+minus the log of the probability of the value picked (FREE_COST for a free one). Readings are taken
+from a priority queue, cheapest first, starting with the best value of every number:
+
+* the solver, assuming the reading's selectors, finds no grid: its core names the numbers that
+  cannot hold together, and the reading with each of those moved to its next value is queued;
+* it finds a grid: a second question, with that grid blocked by a guarded clause, says whether it
+  is the only one. Only then is the reading returned; otherwise the numbers of the runs through the
+  cells where the two grids differ are moved like a core's.
+
+Each question is one incremental SAT call under assumptions, so hundreds are cheap. The search
+stops after MAX_QUESTIONS and then returns the reading as read (its status says what is wrong).
+"""
+from __future__ import annotations
+
+import heapq
+from dataclasses import dataclass
+
+import numpy as np
+from pysat.solvers import Solver
+
+from solver.engine import SAT_BACKEND
+from solver.kakuro.encoding import encode_run
+from solver.kakuro.model import KakuroPuzzle, Run
+from solver.puzzle import Cell
+
+Slot = tuple[Cell, str]
+MAX_QUESTIONS = 400
+"""Most SAT questions one reconciliation asks."""
+FREE_COST = 12.0
+"""Cost of a number whose value none of its readings has (a reading of probability e^-12)."""
+UNREAD_COST = 3.0
+"""Cost of the value of a number with no reading at all (about one of twenty values)."""
+FLOOR = 1e-4
+"""Least probability a reading's value counts with."""
+
+
+@dataclass(frozen=True)
+class Settled:
+    """The outcome: ``reading`` (slot → value), ``status`` of the puzzle it makes (``'unique'``,
+    ``'multiple'`` or ``'none'``), ``solution`` when unique, ``questions`` asked."""
+
+    reading: dict[Slot, int]
+    status: str
+    solution: dict[Cell, int] | None
+    questions: int
+
+
+class ReadingSolver:
+    """One SAT solver over every alternative reading of a layout's numbers. Use as a context manager."""
+
+    def __init__(self, layout: KakuroPuzzle, numbers: dict[Slot, tuple[tuple[int, float], ...]]):
+        self.layout = layout
+        self.index = {cell: i for i, cell in enumerate(layout.whites)}
+        self.solver = Solver(name=SAT_BACKEND)
+        for i in range(len(self.index)):
+            group = [i * 9 + v for v in range(1, 10)]
+            self.solver.add_clause(group)
+            self.solver.add_atmost(group, 1)
+        self.top = 9 * len(self.index)
+        self.options: dict[Slot, list[tuple[float, int | None, int]]] = {}
+        """slot → (cost, value or None for free, selector), cheapest first."""
+        self.runs = {(run.clue_cell, run.direction): run for run in layout.runs}
+        for slot, run in self.runs.items():
+            options = []
+            for value, p in numbers.get(slot, ()):
+                encoded = encode_run(Run(run.direction, run.clue_cell, run.cells, value), self.literal, self.top)
+                self.solver.append_formula(encoded.clauses)
+                self.top = encoded.top
+                options.append((-float(np.log(max(p, FLOOR))), value, encoded.activation))
+            self.top += 1
+            free = self.top
+            for i, a in enumerate(run.cells):
+                for b in run.cells[i + 1:]:
+                    for v in range(1, 10):
+                        self.solver.add_clause([-free, -self.literal(a, v), -self.literal(b, v)])
+            options.append((FREE_COST if options else UNREAD_COST, None, free))
+            self.options[slot] = sorted(options)
+        self.slot_of = {sel: slot for slot, opts in self.options.items() for _, _, sel in opts}
+        self.fixed: dict[tuple[Slot, int], int] = {}
+
+    def literal(self, cell: Cell, v: int) -> int:
+        return self.index[cell] * 9 + v
+
+    def __enter__(self) -> "ReadingSolver":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.solver.delete()
+
+    def settle(self) -> Settled:
+        """The cheapest reading whose puzzle has exactly one solution (see the module docstring)."""
+        slots = sorted(self.options)
+        start = tuple(0 for _ in slots)
+        queue = [(self._cost(slots, start), start)]
+        seen = {start}
+        questions = 0
+        first_status = None
+        while queue and questions < MAX_QUESTIONS:
+            _, picks = heapq.heappop(queue)
+            assumptions = [self.options[slot][k][2] for slot, k in zip(slots, picks)]
+            questions += 1
+            if not self.solver.solve(assumptions=assumptions):
+                doubt = {self.slot_of[lit] for lit in (self.solver.get_core() or []) if lit in self.slot_of}
+                status = "none"
+            else:
+                grid = self._grid(self.solver.get_model())
+                assumptions = self._fixed(slots, picks, grid, assumptions)
+                self.top += 1
+                guard = self.top
+                self.solver.add_clause([-guard] + [-self.literal(cell, v) for cell, v in grid.items()])
+                questions += 1
+                other = self.solver.solve(assumptions=assumptions + [guard])
+                differ = self._grid(self.solver.get_model()) if other else None
+                self.solver.add_clause([-guard])
+                if not other:
+                    return Settled(self._reading(slots, picks, grid), "unique", grid, questions)
+                status = "multiple"
+                cells = [cell for cell in grid if grid[cell] != differ[cell]]
+                doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
+            first_status = first_status or status
+            for i, slot in enumerate(slots):
+                if slot in doubt and picks[i] + 1 < len(self.options[slot]):
+                    moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
+                    if moved not in seen:
+                        seen.add(moved)
+                        heapq.heappush(queue, (self._cost(slots, moved), moved))
+        reading = {slot: self.options[slot][0][1] for slot in slots}
+        return Settled(reading, first_status or "none", None, questions)
+
+    def _fixed(self, slots: list[Slot], picks: tuple[int, ...], grid: dict[Cell, int], assumptions: list[int]) -> list[int]:
+        """The assumptions with every free pick replaced by its run encoded with the total its digits
+        have in ``grid`` (so uniqueness is asked of the puzzle with that number printed)."""
+        fixed = list(assumptions)
+        for i, (slot, k) in enumerate(zip(slots, picks)):
+            if self.options[slot][k][1] is None:
+                run = self.runs[slot]
+                total = sum(grid[cell] for cell in run.cells)
+                if (slot, total) not in self.fixed:
+                    encoded = encode_run(Run(run.direction, run.clue_cell, run.cells, total), self.literal, self.top)
+                    self.solver.append_formula(encoded.clauses)
+                    self.top = encoded.top
+                    self.fixed[(slot, total)] = encoded.activation
+                fixed[i] = self.fixed[(slot, total)]
+        return fixed
+
+    def _cost(self, slots: list[Slot], picks: tuple[int, ...]) -> float:
+        return sum(self.options[slot][k][0] for slot, k in zip(slots, picks))
+
+    def _grid(self, model: list[int]) -> dict[Cell, int]:
+        true = set(lit for lit in model[: 9 * len(self.index)] if lit > 0)
+        return {cell: next(v for v in range(1, 10) if i * 9 + v in true) for cell, i in self.index.items()}
+
+    def _reading(self, slots: list[Slot], picks: tuple[int, ...], grid: dict[Cell, int]) -> dict[Slot, int]:
+        """slot → value; a free pick gets what its digits add up to in ``grid``."""
+        out = {}
+        for slot, k in zip(slots, picks):
+            value = self.options[slot][k][1]
+            out[slot] = value if value is not None else sum(grid[cell] for cell in self.runs[slot].cells)
+        return out
