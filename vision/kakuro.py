@@ -1,7 +1,8 @@
 """Read a Kakuro from a photo or screenshot: the recipe that chains the Kakuro vision stages.
 
-    load (image_io) → find the R×C grid (kakuro_grid) → white or dark cells (kakuro_cells tones)
-    → which clue numbers exist (from the layout) → the numbers and written digits (kakuro_cells
+    load (image_io) → find the R×C grid (kakuro_grid) → white or dark cells (kakuro_cells tones
+    and diagonals, made to make sense by :func:`settle_layout`) → which clue numbers exist (from
+    the layout) → the numbers and written digits (kakuro_cells
     glyphs and digit model) → the solver in the loop (:func:`reconcile`) → :class:`KakuroReading`
 
 The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest reading of the numbers
@@ -29,14 +30,16 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 
 from .errors import NoPuzzleFound
 from .image_io import load_image
-from .kakuro_cells import (cell_patch, cell_tones, classify, clue_glyphs, digit_model, entry_glyph,
-                           number_alternatives, white_probabilities)
+from .kakuro_cells import (CLUE_DIAGONAL, cell_patch, cell_tones, classify, clue_glyphs, diagonal_strength,
+                           digit_model, entry_glyph, number_alternatives, white_probabilities)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
 from .kakuro_reconcile import ReadingSolver
 
 SURE = 0.9
 """Least probability of every number (and of every cell's tone, see SURE_CELL) in a confident reading."""
 SURE_CELL = 0.95
+SURE_DARK = 0.1
+"""A cell whose probability of being white is below this is dark, whatever the layout says."""
 
 Slot = tuple[Cell, str]
 """A clue number: its clue cell and ``'across'`` or ``'down'``."""
@@ -113,7 +116,8 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
         patches = {(r, c): cell_patch(grid, (r, c)) for r in range(grid.rows) for c in range(grid.cols)}
         tones, level = cell_tones(patches)
         white = white_probabilities(tones)
-        layout = legal_layout(grid.rows, grid.cols, {cell for cell, p in white.items() if p >= 0.5})
+        diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}
+        layout = settle_layout(grid.rows, grid.cols, white, diagonal)
     with _timed(seconds, "numbers"):
         model = digit_model()
         numbers = read_numbers(layout, patches, level, model)
@@ -127,9 +131,41 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
                          seconds, tuple(notes), extra)
 
 
-def legal_layout(rows: int, cols: int, whites: set[Cell]) -> frozenset[Cell]:
-    """The white cells a Kakuro can have: none in the first row or column (those hold clues)."""
-    return frozenset(cell for cell in whites if cell[0] > 0 and cell[1] > 0 and cell[0] < rows and cell[1] < cols)
+def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict[Cell, float]) -> frozenset[Cell]:
+    """The white cells: by tone (``white`` probability ≥ ½), except that no cell of the first row or
+    column is white, a cell showing a diagonal is a clue cell, and the layout is made to make
+    sense, the less sure cell giving way: a dark cell without a diagonal (a block) cannot come
+    right before a white cell (that place holds a clue: a surely dark one is taken for a clue cell
+    whose diagonal did not show); a clue cell needs a white cell right of it or below it."""
+    clue = {cell for cell, d in diagonal.items() if d >= CLUE_DIAGONAL}
+    whites = {cell for cell, p in white.items() if p >= 0.5 and cell not in clue and cell[0] > 0 and cell[1] > 0}
+    doubt = lambda cell: min(white[cell], 1 - white[cell])  # noqa: E731
+    for _ in range(rows * cols):
+        changed = False
+        for r in range(rows):
+            for c in range(cols):
+                cell = (r, c)
+                if cell in whites:
+                    continue
+                after = [x for x in ((r, c + 1), (r + 1, c)) if x in whites]
+                if cell not in clue and after:  # a block before a white cell
+                    if white[cell] < SURE_DARK or r == 0 or c == 0:
+                        clue.add(cell)  # surely dark: a clue cell whose diagonal did not show
+                        continue
+                    worst = max([cell] + after, key=doubt)
+                    if worst == cell:
+                        whites.add(cell)
+                    else:
+                        whites.discard(worst)
+                    changed = True
+                elif cell in clue and not after:  # a clue cell with nothing to clue
+                    options = [x for x in ((r, c + 1), (r + 1, c)) if x in white and x not in clue]
+                    if options:
+                        whites.add(max(options, key=lambda x: white[x]))
+                        changed = True
+        if not changed:
+            break
+    return frozenset(whites)
 
 
 def slots(layout: frozenset[Cell], rows: int, cols: int) -> dict[Slot, int]:
@@ -159,7 +195,7 @@ def read_numbers(layout, patches, level, model) -> dict[Slot, tuple[tuple[int, f
         number = clue_glyphs(patches[cell], level[cell], direction)
         alternatives = []
         if number is not None and len(number.glyphs) <= 2:
-            alternatives = number_alternatives(classify(model, list(number.glyphs)), keep=5, lowest=low, highest=high)
+            alternatives = number_alternatives(classify(model, list(number.glyphs)), keep=8, lowest=low, highest=high)
         out[(cell, direction)] = tuple(alternatives)
     return out
 

@@ -3,24 +3,28 @@ digits written in white cells.
 
 Algorithm:
 
-1. *Tone* (:func:`cell_tones`): each cell's median grey over its middle, divided by a smooth
-   (quadratic) surface fitted to the white cells' tones, so shading and coloured light flatten.
+1. *Tone* (:func:`cell_tones`): each cell's 75th-percentile grey, divided by the white level near
+   it (the brightest cell around, or a quadratic surface fitted to the white cells), so shading,
+   shadows and coloured light flatten.
    White cells sit near 1, blocks and clue cells well below; :func:`white_probabilities` turns the
    tones into probabilities around the threshold halfway between the two groups.
-2. *Which clue numbers exist* follows from the layout, not from the pixels: a dark cell has an
-   across number when the cell right of it is white, a down number when the cell below is.
+2. *Clue cells* show a diagonal from corner to corner (:func:`diagonal_strength`), whatever
+   their tone. *Which clue numbers exist* follows from the layout, not from the pixels: a dark
+   cell has an across number when the cell right of it is white, a down number when the cell
+   below is.
 3. *Clue glyphs* (:func:`clue_glyphs`): in a dark cell's patch (CELL px square), ink is what
    differs from the cell's fill towards the other tone (light figures on black, dark on grey). The
-   diagonal and the cell edges are blanked; the upper-right half holds the across number, the
+   diagonal (found where it really runs) and the cell edges are blanked; the upper-right half holds the across number, the
    lower-left half the down number. Connected components on the tallest one's text line, merged
    when they overlap in x, are its digits.
 4. *Entry glyph* (:func:`entry_glyph`): in a white cell, the tallest dark component near the middle
    at least ENTRY_HEIGHT of the cell high.
-5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its height and resized to
-   16×16, plus its aspect, height and ink density, goes to a k-nearest-neighbour model fitted on
-   glyphs cut by this same code from Kakuro drawn by :func:`ui.render_kakuro.render_kakuro` and
-   photographed by :func:`ui.photo.simulate` at every level. The model is cached on disk (see
-   :func:`vision.operators.cached_model`) under :data:`MODEL_VERSION`.
+5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its larger side and
+   resized to 16×16, plus its aspect and ink density, goes to a small perceptron
+   (:mod:`vision.mlp`) fitted on glyphs cut by this same code, from the grid as the finder finds
+   it, in Kakuro drawn by :func:`ui.render_kakuro.render_kakuro` and photographed by
+   :func:`ui.photo.simulate` at every level. The model is cached on disk (``~/.cache/kensnap``, see
+   :func:`vision.operators.cache_dir`) under :data:`MODEL_VERSION`.
 """
 from __future__ import annotations
 
@@ -31,9 +35,10 @@ import cv2
 import numpy as np
 
 from .kakuro_grid import KakuroGridFind
-from .operators import GlyphModel, cached_model, fit_model
+from .mlp import Mlp, fit_mlp
+from .operators import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v3"
+MODEL_VERSION = "kakuro-digits-v5"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -48,14 +53,21 @@ INK_LOW = 0.3
 """Pixels above this ink strength belong to a glyph (hysteresis: faint stroke ends stay on)."""
 WIDE = 0.95
 """Glyphs wider than this times their height are two digits blurred together."""
+TONE_PERCENTILE = 75
+"""The percentile of a cell's grey levels taken as its tone."""
+BIMODAL, SPREAD = 1.2, 0.15
+"""Cells nearby whose tones spread by this factor, and by this share of the white level, hold both
+white and dark cells."""
 MIN_GLYPH, MAX_GLYPH = 0.12, 0.5
 """Least and most height of a clue digit, as shares of the cell (a taller stroke is a cell edge)."""
+CLUE_DIAGONAL = 0.9
+"""Diagonal strength above which a cell is a clue cell, whatever its tone."""
 ENTRY_HEIGHT = 0.3
 """Least height of a written digit in a white cell, as a share of the cell."""
 ENTRY_INK = 0.4
 """Darkness (0 white … 1 far darker) above which a pixel of a white cell is written ink."""
 TRAINING_PUZZLES = 150
-"""Drawn and photographed Kakuro the digit model learns from (about 45 seconds, once)."""
+"""Drawn and photographed Kakuro the digit model learns from (about 80 seconds, once)."""
 
 
 # -- tones ------------------------------------------------------------------------------------------
@@ -69,10 +81,13 @@ def cell_patch(grid: KakuroGridFind, cell: tuple[int, int]) -> np.ndarray:
 
 
 def cell_tones(patches: dict) -> tuple[dict, dict]:
-    """``(tone, white level)`` per cell: the median grey of the patch's middle divided by the white
-    surface there, and that surface's grey level. The surface is a quadratic in (row, col) fitted
-    to the cells an Otsu split of the raw medians calls white (a constant when they are few)."""
-    raw = {cell: float(np.median(p[16:48, 16:48])) for cell, p in patches.items()}
+    """``(tone, white level)`` per cell: the TONE_PERCENTILE grey of the patch inside its edges (the
+    paper of a white cell even under a big written digit, the fill of a dark cell even with its
+    figures) divided by the white level there. The white level is the brightest cell nearby (one,
+    then two cells around) when those cells differ by BIMODAL and SPREAD (both kinds are there:
+    this follows a sharp shadow), else a quadratic surface in (row, col) fitted to the cells an Otsu split calls
+    white (a constant when they are few). The second value is the surface's grey level."""
+    raw = {cell: float(np.percentile(p[8:56, 8:56], TONE_PERCENTILE)) for cell, p in patches.items()}
     values = np.array(list(raw.values()), np.float32)
     split = _otsu(values)
     whites = [cell for cell, v in raw.items() if v > split]
@@ -84,7 +99,16 @@ def cell_tones(patches: dict) -> tuple[dict, dict]:
     else:
         top = float(np.median([raw[w] for w in whites])) if whites else float(values.max())
         level = {cell: max(20.0, top) for cell in raw}
-    return {cell: raw[cell] / level[cell] for cell in raw}, level
+    tones = {}
+    for (r, c), value in raw.items():  # a shadow is sharper than any smooth surface: look nearby first
+        tones[(r, c)] = value / level[(r, c)]
+        for radius in (1, 2):
+            near = [raw[(a, b)] for a in range(r - radius, r + radius + 1) for b in range(c - radius, c + radius + 1)
+                    if (a, b) in raw]
+            if max(near) >= BIMODAL * min(near) and max(near) - min(near) >= SPREAD * level[(r, c)]:
+                tones[(r, c)] = value / max(near)
+                break
+    return tones, level
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -134,11 +158,38 @@ def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs
     """The digit glyphs of a clue cell's ``'across'`` (upper-right half) or ``'down'`` (lower-left)
     number, or None when none are seen."""
     ys, xs = np.mgrid[0:CELL, 0:CELL]
-    half = (xs - ys > DIAGONAL) if direction == "across" else (ys - xs > DIAGONAL)
+    shift = diagonal_offset(patch)
+    half = (xs - ys - shift > DIAGONAL) if direction == "across" else (ys - xs + shift > DIAGONAL)
     half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     fill = float(np.median(patch[half]))
     ink = np.where(half, ink_map(patch, fill, white, half), 0.0)
     return _number(ink)
+
+
+def diagonal_offset(patch: np.ndarray, reach: int = 8) -> int:
+    """Where the clue cell's diagonal really runs: the offset d of the line x - y = d (within
+    ``reach`` of the corner-to-corner diagonal) along which the patch differs most from its median."""
+    diff = np.abs(patch - float(np.median(patch)))
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
+    along = {d: float(diff[(xs - ys == d) & inside].mean()) for d in range(-reach, reach + 1)}
+    return max(along, key=along.get)
+
+
+def diagonal_strength(patch: np.ndarray) -> float:
+    """How clearly a clue cell's diagonal runs through the patch corner to corner: the least, over
+    four stretches of the diagonal, of its mean difference from the patch's median, over the
+    median difference elsewhere. Clue cells score well above CLUE_DIAGONAL; blocks and white cells
+    (a written digit crosses only part of the diagonal) well below."""
+    offset = diagonal_offset(patch)
+    diff = np.abs(patch - float(np.median(patch)))
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
+    band = (np.abs(xs - ys - offset) <= 1) & inside
+    rest = inside & (np.abs(xs - ys - offset) > DIAGONAL)
+    stretch = (CELL - 2 * EDGE) / 4
+    means = [diff[band & (xs >= EDGE + k * stretch) & (xs < EDGE + (k + 1) * stretch)].mean() for k in range(4)]
+    return float(min(means) / (np.median(diff[rest]) + 2.0))
 
 
 def entry_glyph(patch: np.ndarray, white: float) -> np.ndarray | None:
@@ -220,10 +271,15 @@ def glyph_features(ink: np.ndarray) -> np.ndarray:
 
 # -- the model --------------------------------------------------------------------------------------
 @lru_cache(maxsize=1)
-def digit_model() -> GlyphModel:
+def digit_model() -> Mlp:
     """The Kakuro digit model (clue digits 0..9 and written digits), from the disk cache or fitted
-    now (about 45 seconds)."""
-    return cached_model(MODEL_VERSION, lambda: fit_model(*training_glyphs(range(TRAINING_PUZZLES)), DIGITS, k=5))
+    now (about a minute and a half, once)."""
+    path = cache_dir() / f"{MODEL_VERSION}.npz"
+    model = Mlp.load(path)
+    if model is None:
+        model = fit_mlp(*training_glyphs(range(TRAINING_PUZZLES)), DIGITS, hidden=(256, 128), epochs=40, seed=1)
+        model.save(path)
+    return model
 
 
 def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
@@ -236,8 +292,6 @@ def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
     from solver.kakuro.model import Clue, KakuroPuzzle
     from ui.photo import simulate
     from ui.render_kakuro import KAKURO_STYLES, render_kakuro
-
-    from .kakuro_grid import rectify_grid
 
     rows, labels = [], []
     for seed in seeds:
@@ -254,11 +308,7 @@ def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
         puzzle = KakuroPuzzle(r_max, c_max, grid, entries)
         style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
         photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), ("clean", "handheld", "hard")[(seed // 3) % 3], seed=seed)
-        corners = np.asarray(photo.corners) + np.random.default_rng(seed).normal(0, 0.6, (4, 2))
-        rectified, homography = rectify_grid(photo.image, corners, r_max, c_max)
-        xs = tuple(float(i * (c_max * 64 - 1) / c_max) for i in range(c_max + 1))
-        ys = tuple(float(i * (r_max * 64 - 1) / r_max) for i in range(r_max + 1))
-        found = KakuroGridFind(corners, r_max, c_max, rectified, xs, ys, homography, 1.0)
+        found = _training_grid(photo, r_max, c_max, seed)
         patches = {cell: cell_patch(found, cell) for cell in puzzle.cells}
         _, level = cell_tones(patches)
         for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
@@ -277,6 +327,24 @@ def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
     return np.array(rows, np.float32), np.array(labels, np.int32)
 
 
+def _training_grid(photo, rows: int, cols: int, seed: int) -> KakuroGridFind:
+    """The grid as the reader finds it in a training photo (so the model learns from the same cuts
+    it will see), or from the true corners, slightly off, when the finder miscounts it."""
+    from .errors import NoPuzzleFound
+    from .kakuro_grid import find_kakuro_grid, rectify_grid
+    try:
+        found = find_kakuro_grid(photo.image)
+        if (found.rows, found.cols) == (rows, cols):
+            return found
+    except NoPuzzleFound:
+        pass
+    corners = np.asarray(photo.corners) + np.random.default_rng(seed).normal(0, 0.6, (4, 2))
+    rectified, homography = rectify_grid(photo.image, corners, rows, cols)
+    xs = tuple(float(i * (cols * CELL - 1) / cols) for i in range(cols + 1))
+    ys = tuple(float(i * (rows * CELL - 1) / rows) for i in range(rows + 1))
+    return KakuroGridFind(corners, rows, cols, rectified, xs, ys, homography, 1.0)
+
+
 def _random_clue(rng, present) -> int | None:
     """A clue number 1..45 where ``present`` is not None (two digits twice as often as one)."""
     if present is None:
@@ -284,7 +352,7 @@ def _random_clue(rng, present) -> int | None:
     return rng.randint(10, 45) if rng.random() < 0.67 else rng.randint(1, 9)
 
 
-def classify(model: GlyphModel, glyphs: list[np.ndarray]) -> np.ndarray:
+def classify(model: Mlp, glyphs: list[np.ndarray]) -> np.ndarray:
     """Digit probabilities (len(glyphs) × 10)."""
     if not glyphs:
         return np.zeros((0, len(DIGITS)))

@@ -18,8 +18,9 @@ The algorithm, one function per step:
    middles and do not).
 3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
    dark cells between DARK_SHARE bounds (a KenKen grid has none).
-4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and
-   :func:`snap` moves each inner boundary to the strongest edge within a fifth of a cell.
+4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
+   each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
+   quadratic through the others).
 
 Failure: :func:`find_kakuro_grid` raises :class:`~vision.errors.NoPuzzleFound`.
 """
@@ -246,17 +247,29 @@ def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -
 
 
 def snap(profile: np.ndarray, n: int, length: int) -> tuple[float, ...]:
-    """n+1 boundary positions along ``length`` pixels: the ends fixed, each inner one moved to the
-    strongest edge within a fifth of a cell of where even spacing puts it."""
+    """n+1 boundary positions along ``length`` pixels: each moved to the strongest edge within a
+    quarter of a cell of where even spacing puts it. Boundaries whose edge is weak (two dark cells
+    side by side), or that stray from a quadratic through the strong ones (a curled page bends
+    spacing smoothly), are put on that quadratic instead."""
     step = (length - 1) / n
-    out = [0.0]
-    for i in range(1, n):
+    found, strength = [], []
+    for i in range(n + 1):
         guess = i * step
-        a, b = max(0, int(guess - 0.2 * step)), min(len(profile), int(guess + 0.2 * step) + 1)
+        a, b = max(0, int(guess - 0.25 * step)), min(len(profile), int(guess + 0.25 * step) + 1)
         window = profile[a:b]
-        out.append(float(a + int(np.argmax(window))) if window.size and window.max() > 0 else guess)
-    out.append(float(length - 1))
-    return tuple(out)
+        k = int(np.argmax(window)) if window.size else 0
+        found.append(float(a + k) if window.size else guess)
+        strength.append(float(window[k]) if window.size else 0.0)
+    strength = np.array(strength)
+    strong = strength >= 0.3 * float(np.percentile(strength, 90))
+    index = np.arange(n + 1)
+    if strong.sum() >= 4:
+        fit = np.polyval(np.polyfit(index[strong], np.array(found)[strong], 2), index)
+        keep = strong & (np.abs(np.array(found) - fit) <= 0.15 * step)
+        out = np.where(keep, found, fit)
+    else:
+        out = index * step
+    return tuple(float(np.clip(x, 0, length - 1)) for x in out)
 
 
 def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
