@@ -458,12 +458,21 @@ def cmd_read(args) -> int:
     """Read puzzles from photos or screenshots."""
     from vision import read
     from vision.errors import VisionError
+    from vision.image_io import load_image
     code = OK
     for source in args.images:
         try:
-            reading = read(source, debug=bool(args.debug))
+            pixels = load_image(source)
+            kakuro = _read_kakuro_photo(pixels, debug=bool(args.debug))
+            reading = read(pixels, debug=bool(args.debug)) if kakuro is None else None
         except VisionError as err:
             code = max(code, _bad(args, source, str(err)))
+            continue
+        if kakuro is not None:
+            if args.debug:
+                _write_debug(Path(args.debug), source, kakuro)
+            _emit(args, kakuro_reading_json(source, kakuro), _kakuro_read_report(source, kakuro))
+            code = max(code, OK if kakuro.confident else NOT_UNIQUE)
             continue
         if args.debug:
             _write_debug(Path(args.debug), source, reading)
@@ -479,9 +488,12 @@ def _solve_image(args, source: str, number: int | None) -> int:
     from vision.image_io import load_image
     try:
         pixels = load_image(source)
-        reading = read(pixels)
+        kakuro = _read_kakuro_photo(pixels)
+        reading = read(pixels) if kakuro is None else None
     except VisionError as err:
         return _bad(args, source, str(err))
+    if kakuro is not None:
+        return _solve_kakuro_photo(args, source, number, pixels, kakuro)
     obj = reading_json(source, reading)
     obj["solution"] = _grid_json(reading.solution)
     if args.overlay and reading.solution is not None:
@@ -492,6 +504,67 @@ def _solve_image(args, source: str, number: int | None) -> int:
         obj["overlay"] = str(out)
     _emit(args, obj, text_view.read_report(source, reading) + "\n" + (
         text_view.grid_text(reading.puzzle, reading.solution) if reading.solution else ""))
+    return OK if reading.confident else NOT_UNIQUE
+
+
+def _read_kakuro_photo(pixels, debug: bool = False):
+    """The Kakuro reading of a photo, or None when it holds no Kakuro (then it is read as a KenKen)."""
+    from vision.errors import NoPuzzleFound
+    from vision.kakuro import read_kakuro
+    try:
+        return read_kakuro(pixels, debug=debug)
+    except NoPuzzleFound:
+        return None
+
+
+def kakuro_reading_json(label: str, reading) -> dict:
+    """The Kakuro JSON object of what was read, plus confidence, changes, status and timing."""
+    from solver.kakuro.formats import kakuro_to_json
+    numbers = {f"{cell_name(cell)} {direction}": (alts[0][1] if alts else 0.0)
+               for (cell, direction), alts in sorted(reading.numbers.items())}
+    return {"input": label, **kakuro_to_json(reading.puzzle),
+            "confidence": {"overall": reading.confidence, "numbers": numbers,
+                           "cells": round(min((max(p, 1 - p) for p in reading.white.values()), default=0.0), 3),
+                           "entries": {cell_name(c): p for c, p in reading.entry_confidence.items()},
+                           "grid": round(reading.grid.confidence, 3)},
+            "changes": [{"cell": list(c.slot[0]), "direction": c.slot[1], "read": c.read, "used": c.used,
+                         "reason": c.reason} for c in reading.changes],
+            "status": reading.status, "confident": reading.confident,
+            "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in reading.corners],
+            "notes": list(reading.notes), "time_ms": reading.time_ms}
+
+
+def _kakuro_read_report(label: str, reading) -> str:
+    """What `kensnap read` prints for a Kakuro photo: the puzzle as read, the verdict, every change."""
+    from solver.kakuro.formats import format_kakuro_text
+    verdict = {"unique": "exactly one solution", "multiple": "several solutions", "none": "no solution"}[reading.status]
+    sure = "confident" if reading.confident else "NOT certain"
+    lines = [f"{label}: read a {reading.puzzle.rows}×{reading.puzzle.cols} Kakuro, {verdict}, {sure} "
+             f"({reading.time_ms:.0f} ms)", format_kakuro_text(reading.puzzle).rstrip()]
+    lines += [f"changed {c.describe()}" for c in reading.changes]
+    lines += [f"note: {n}" for n in reading.notes]
+    return "\n".join(lines)
+
+
+def _solve_kakuro_photo(args, source: str, number: int | None, pixels, reading) -> int:
+    """Print a Kakuro photo's reading and solution; with --overlay, draw the solution into the photo."""
+    import cv2
+
+    from solver.kakuro.formats import format_kakuro_text
+
+    from .render_kakuro import draw_kakuro_solution
+    obj = kakuro_reading_json(source, reading)
+    obj["solution"] = _grid_json(reading.solution)
+    if args.overlay and reading.solution is not None:
+        out = Path(args.overlay)
+        if number is not None:
+            out = out.with_name(f"{out.stem}-{number + 1}{out.suffix or '.png'}")
+        drawn = draw_kakuro_solution(pixels, reading.corners, reading.puzzle.rows, reading.puzzle.cols, reading.solution)
+        out.parent.mkdir(parents=True, exist_ok=True)
+        cv2.imwrite(str(out), cv2.cvtColor(drawn, cv2.COLOR_RGB2BGR))
+        obj["overlay"] = str(out)
+    solved = format_kakuro_text(reading.puzzle, reading.solution).rstrip() if reading.solution else ""
+    _emit(args, obj, _kakuro_read_report(source, reading) + ("\n" + solved if solved else ""))
     return OK if reading.confident else NOT_UNIQUE
 
 

@@ -68,7 +68,8 @@ class KakuroReading:
     ``puzzle`` is the settled Kakuro (with ``entries`` when written digits were read); ``status`` and
     ``solution`` the engine's verdict on it; ``confident`` is True only for exactly one solution, no
     change and every cell and number read surely. ``numbers`` gives the alternatives read for every
-    clue number, ``white`` the probability that each cell is white.
+    clue number, ``white`` the probability that each cell is white (0 for the first row and column
+    and for cells showing a clear diagonal).
     """
 
     puzzle: KakuroPuzzle
@@ -118,6 +119,8 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
         white = white_probabilities(tones)
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}
         layout = settle_layout(grid.rows, grid.cols, white, diagonal)
+        white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= 2 * CLUE_DIAGONAL else p
+                 for (r, c), p in white.items()}  # the first row and column, and clear diagonals, are dark
     with _timed(seconds, "numbers"):
         model = digit_model()
         numbers = read_numbers(layout, patches, level, model)

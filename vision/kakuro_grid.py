@@ -152,7 +152,7 @@ def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, f
     a, b = _refined(p, a, b, n)
     at = lambda x: int(np.clip(round(x), 0, len(p) - 1))  # noqa: E731
     mids = [p[at(a + (k + 0.5) * (b - a) / n)] for k in range(n)]
-    ats = [grown[at(a + k * (b - a) / n)] for k in range(n + 1)]
+    ats = [grown[at(a + k * (b - a) / n)] for k in range(1, n)]  # inner boundaries: the border is strong anyway
     return a, b, n, float(np.quantile(ats, 0.5) - np.quantile(mids, 0.75))
 
 

@@ -3,9 +3,9 @@ puzzle with exactly one solution.
 
 Algorithm (core-guided best-first search). One SAT solver holds the white cells' digits (exactly
 one each) and, for every clue number and every value read for it, the run encoded with that total
-under a selector literal (:func:`solver.kakuro.encoding.encode_run`, as the engine encodes runs),
-plus a *free* selector per number (its digits only differ, any total) for a number read wrong in
-every alternative. A reading picks one selector per number; its cost is the sum over numbers of
+under a selector literal (:func:`solver.kakuro.encoding.encode_run`, as the engine encodes runs);
+a number not read at all gets every total its run can make, equally likely. A *free* selector per
+number (its digits only differ, any total) stands for a number read wrong in every alternative. A reading picks one selector per number; its cost is the sum over numbers of
 minus the log of the probability of the value picked (FREE_COST for a free one). Readings are taken
 from a priority queue, cheapest first, starting with the best value of every number:
 
@@ -28,7 +28,7 @@ from pysat.solvers import Solver
 
 from solver.engine import SAT_BACKEND
 from solver.kakuro.encoding import encode_run
-from solver.kakuro.model import KakuroPuzzle, Run
+from solver.kakuro.model import KakuroPuzzle, Run, sum_range
 from solver.puzzle import Cell
 
 Slot = tuple[Cell, str]
@@ -36,8 +36,6 @@ MAX_QUESTIONS = 400
 """Most SAT questions one reconciliation asks."""
 FREE_COST = 12.0
 """Cost of a number whose value none of its readings has (a reading of probability e^-12)."""
-UNREAD_COST = 3.0
-"""Cost of the value of a number with no reading at all (about one of twenty values)."""
 FLOOR = 1e-4
 """Least probability a reading's value counts with."""
 
@@ -70,7 +68,9 @@ class ReadingSolver:
         self.runs = {(run.clue_cell, run.direction): run for run in layout.runs}
         for slot, run in self.runs.items():
             options = []
-            for value, p in numbers.get(slot, ()):
+            low, high = sum_range(len(run.cells))
+            read = numbers.get(slot, ()) or tuple((v, 1 / (high - low + 1)) for v in range(low, high + 1))
+            for value, p in read:
                 encoded = encode_run(Run(run.direction, run.clue_cell, run.cells, value), self.literal, self.top)
                 self.solver.append_formula(encoded.clauses)
                 self.top = encoded.top
@@ -81,7 +81,7 @@ class ReadingSolver:
                 for b in run.cells[i + 1:]:
                     for v in range(1, 10):
                         self.solver.add_clause([-free, -self.literal(a, v), -self.literal(b, v)])
-            options.append((FREE_COST if options else UNREAD_COST, None, free))
+            options.append((FREE_COST, None, free))
             self.options[slot] = sorted(options)
         self.slot_of = {sel: slot for slot, opts in self.options.items() for _, _, sel in opts}
         self.fixed: dict[tuple[Slot, int], int] = {}

@@ -1,0 +1,104 @@
+"""Reading Kakuro photos: generated photos read whole-board exact, the solver in the loop repairs
+misread numbers, KenKen photos are not taken for Kakuro, `kensnap read` and `solve` tell which
+puzzle a photo holds."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from conftest import REPO
+from solver.kakuro.engine import solve_kakuro
+from test_kakuro_model import seed_puzzle
+from ui.cli import main
+from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
+from vision.errors import NoPuzzleFound
+from vision.image_io import load_image
+from vision.kakuro import read_kakuro, reconcile, settle_layout
+from vision.kakuro_grid import find_kakuro_grid
+
+from solver.kakuro.formats import kakuro_from_json
+
+
+def photo(spec: KakuroSpec):
+    image, truth = make_kakuro_item(spec)
+    return image, kakuro_from_json(truth["truth"])
+
+
+CLEAN = [KakuroSpec(f"c{i}", 40 + i, 6 + i % 5, 7 + i % 4, ("newspaper", "app", "web")[i % 3], "clean") for i in range(6)]
+HANDHELD = [KakuroSpec(f"h{i}", 60 + i, 6 + i % 5, 7 + i % 4, ("newspaper", "app", "web")[i % 3], "handheld",
+                       filled=0.4 if i % 2 else 0.0, wrong=0.2 if i % 2 else 0.0) for i in range(6)]
+
+
+def test_clean_photos_are_read_exactly_and_mostly_confidently():
+    confident = 0
+    for spec in CLEAN:
+        image, truth = photo(spec)
+        reading = read_kakuro(image)
+        assert (reading.puzzle.rows, reading.puzzle.cols) == (truth.rows, truth.cols), spec.id
+        assert reading.puzzle.grid == truth.grid, spec.id
+        assert reading.status == "unique" and reading.solution == solve_kakuro(truth).solution
+        confident += reading.confident
+    assert confident >= 4  # a number read with probability under 0.9 is never confident
+
+
+def test_handheld_photos_today_and_never_confident_when_wrong():
+    exact = 0
+    for spec in HANDHELD:
+        image, truth = photo(spec)
+        try:
+            reading = read_kakuro(image)
+        except NoPuzzleFound:
+            continue
+        right = reading.puzzle.grid == truth.grid
+        exact += right
+        assert right or not reading.confident, spec.id
+        if right and truth.entries is not None:
+            written = sum(v is not None for row in truth.entries for v in row)
+            agree = sum(a == b for ra, rb in zip(reading.puzzle.entries or (), truth.entries)
+                        for a, b in zip(ra, rb) if b is not None)
+            assert agree >= 0.8 * written
+    assert exact >= 4  # today's level on these six: 5 (the goal is 95 %; see the README)
+
+
+def test_the_solver_in_the_loop_repairs_a_misread_number_and_fills_an_unread_one():
+    truth = seed_puzzle()
+    numbers = {(run.clue_cell, run.direction): ((run.total, 0.99),) for run in truth.runs}
+    numbers[((0, 3), "down")] = ((12, 0.7), (17, 0.25))  # 17 misread as 12
+    numbers[((4, 4), "across")] = ()  # 13 not read at all
+    layout = frozenset(truth.whites)
+    puzzle, status, solution, changes, _ = reconcile(truth.rows, truth.cols, layout, numbers, None)
+    assert status == "unique" and puzzle.grid == truth.grid
+    assert {(c.slot, c.read, c.used) for c in changes} == {(((0, 3), "down"), 12, 17), (((4, 4), "across"), None, 13)}
+    assert solution == solve_kakuro(truth).solution
+
+
+def test_a_block_before_a_white_cell_gives_way_to_the_surer_reading():
+    rows, cols = 3, 4
+    white = {(r, c): 0.0 for r in range(rows) for c in range(cols)}
+    white.update({(1, 1): 0.99, (1, 2): 0.3, (1, 3): 0.99, (2, 1): 0.99, (2, 2): 0.99, (2, 3): 0.99})
+    diagonal = {cell: 0.2 for cell in white}
+    diagonal.update({(0, 1): 5.0, (0, 2): 5.0, (0, 3): 5.0, (1, 0): 5.0, (2, 0): 5.0})
+    assert settle_layout(rows, cols, white, diagonal) == frozenset({(1, 1), (1, 2), (1, 3), (2, 1), (2, 2), (2, 3)})
+
+
+def test_kenken_photos_and_blank_pages_are_not_kakuro():
+    with pytest.raises(NoPuzzleFound):
+        find_kakuro_grid(load_image(REPO / "samples" / "newspaper-6x6-clean.jpg"))
+    with pytest.raises(NoPuzzleFound):
+        read_kakuro(np.full((400, 300, 3), 235, np.uint8))
+
+
+def test_cli_read_and_solve_tell_a_kakuro_photo(capsys, tmp_path):
+    image, truth = photo(CLEAN[0])
+    path = tmp_path / "kakuro.png"
+    cv2.imwrite(str(path), cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
+    assert main(["read", "--json", str(path)]) == 0
+    obj = json.loads(capsys.readouterr().out)
+    assert obj["puzzle"] == "kakuro" and kakuro_from_json(obj).grid == truth.grid and obj["confident"]
+    overlay = tmp_path / "solved.png"
+    assert main(["solve", str(path), "--overlay", str(overlay)]) == 0
+    out = capsys.readouterr().out
+    assert "Kakuro, exactly one solution, confident" in out and overlay.is_file()
+    assert main(["read", "--json", str(REPO / "samples" / "app-4x4-clean.jpg")]) in (0, 1)
+    assert "cages" in json.loads(capsys.readouterr().out)
