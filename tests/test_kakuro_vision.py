@@ -83,8 +83,9 @@ def test_a_block_before_a_white_cell_gives_way_to_the_surer_reading():
 
 
 def test_kenken_photos_and_blank_pages_are_not_kakuro():
-    with pytest.raises(NoPuzzleFound):
-        find_kakuro_grid(load_image(REPO / "samples" / "newspaper-6x6-clean.jpg"))
+    for path in sorted((REPO / "samples").glob("*.jpg")):  # the bundled KenKen photos, every style and level
+        with pytest.raises(NoPuzzleFound):
+            find_kakuro_grid(load_image(path))
     with pytest.raises(NoPuzzleFound):
         read_kakuro(np.full((400, 300, 3), 235, np.uint8))
 

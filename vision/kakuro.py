@@ -136,11 +136,12 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
 
 def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict[Cell, float]) -> frozenset[Cell]:
     """The white cells: by tone (``white`` probability ≥ ½), except that no cell of the first row or
-    column is white, a cell showing a diagonal is a clue cell, and the layout is made to make
+    column is white, a cell showing a diagonal is a clue cell (unless its tone is surely white: a
+    shadow's edge can run along the diagonal), and the layout is made to make
     sense, the less sure cell giving way: a dark cell without a diagonal (a block) cannot come
     right before a white cell (that place holds a clue: a surely dark one is taken for a clue cell
     whose diagonal did not show); a clue cell needs a white cell right of it or below it."""
-    clue = {cell for cell, d in diagonal.items() if d >= CLUE_DIAGONAL}
+    clue = {cell for cell, d in diagonal.items() if d >= CLUE_DIAGONAL and white[cell] < SURE_CELL}
     whites = {cell for cell, p in white.items() if p >= 0.5 and cell not in clue and cell[0] > 0 and cell[1] > 0}
     doubt = lambda cell: min(white[cell], 1 - white[cell])  # noqa: E731
     for _ in range(rows * cols):

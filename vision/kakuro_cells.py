@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp
 from .operators import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v5"
+MODEL_VERSION = "kakuro-digits-v6"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""

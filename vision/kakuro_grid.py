@@ -17,7 +17,8 @@ The algorithm, one function per step:
    count's contrast (a count's divisors also stand out; its multiples put boundaries in cell
    middles and do not).
 3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
-   dark cells between DARK_SHARE bounds (a KenKen grid has none).
+   dark cells between DARK_SHARE bounds (a KenKen grid has none), and a diagonal in most dark cells
+   that come right before a light one (:func:`clue_share`: a page of text has none).
 4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
@@ -43,6 +44,8 @@ CELL = 64
 DARK_SHARE = (0.1, 0.9)
 """A Kakuro has between these shares of dark cells (blocks and clue cells)."""
 EDGE_ROW_DARK = 0.5
+CLUE_SHARE = 0.5
+"""Least share of the clue places (dark cells before light ones) that show a diagonal."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
 """Least share of dark cells in the first row and in the first column."""
@@ -206,6 +209,25 @@ def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return medians < 0.86 * white
 
 
+def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> float:
+    """Of the dark cells right before (left of, or above) a light one — where a Kakuro has its clue
+    cells — the share that shows a diagonal (:func:`vision.kakuro_cells.diagonal_strength`); 0 when
+    there is none. A page of text or another grid with dark patches has few."""
+    from .kakuro_cells import CELL as PATCH, CLUE_DIAGONAL, diagonal_strength
+    rows, cols = dark.shape
+    places = [(r, c) for r in range(rows) for c in range(cols) if dark[r, c]
+              and ((c + 1 < cols and not dark[r, c + 1]) or (r + 1 < rows and not dark[r + 1, c]))]
+    if not places:
+        return 0.0
+    shown = 0
+    for r, c in places:
+        sx, sy = PATCH / max(1.0, xs[c + 1] - xs[c]), PATCH / max(1.0, ys[r + 1] - ys[r])
+        m = np.float32([[sx, 0, -xs[c] * sx], [0, sy, -ys[r] * sy]])
+        patch = cv2.warpAffine(gray, m, (PATCH, PATCH), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+        shown += diagonal_strength(patch.astype(np.float32)) >= CLUE_DIAGONAL
+    return shown / len(places)
+
+
 def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     """Warp ``quad`` square and read it: refined corners, R and C; None if it shows no Kakuro."""
     side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
@@ -220,6 +242,8 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     share = float(dark.mean())
     if not (DARK_SHARE[0] <= share <= DARK_SHARE[1] and dark[0].mean() >= EDGE_ROW_DARK
             and dark[:, 0].mean() >= EDGE_ROW_DARK):
+        return None
+    if clue_share(warped, np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1), dark) < CLUE_SHARE:
         return None
     h = square_homography(quad, side, margin)
     inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
