@@ -31,13 +31,15 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 from .errors import NoPuzzleFound
 from .image_io import load_image
 from .kakuro_cells import (CLUE_DIAGONAL, cell_patch, cell_tones, classify, clue_glyphs, diagonal_strength,
-                           digit_model, entry_glyph, number_alternatives, white_probabilities)
+                           digit_model, entry_glyph, number_alternatives, segmentations, white_probabilities)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
 from .kakuro_reconcile import ReadingSolver
 
 SURE = 0.9
 """Least probability of every number (and of every cell's tone, see SURE_CELL) in a confident reading."""
 SURE_CELL = 0.95
+SPLIT_PENALTY = 0.05
+"""Weight of the readings of a lone glyph cut in two (see :func:`vision.kakuro_cells.segmentations`)."""
 SURE_DARK = 0.1
 """A cell whose probability of being white is below this is dark, whatever the layout says."""
 
@@ -189,18 +191,22 @@ def slots(layout: frozenset[Cell], rows: int, cols: int) -> dict[Slot, int]:
 
 
 def read_numbers(layout, patches, level, model) -> dict[Slot, tuple[tuple[int, float], ...]]:
-    """Alternatives for every clue number the layout needs: the digit model's readings that a run
-    of its length can make, best first (none when no digit is seen)."""
+    """Alternatives for every clue number the layout needs: the digit model's readings (of every
+    segmentation of its glyphs) that a run of its length can make, best first (none when no digit
+    is seen)."""
     rows = max(r for r, _ in patches) + 1
     cols = max(c for _, c in patches) + 1
     out = {}
     for (cell, direction), k in slots(layout, rows, cols).items():
         low, high = sum_range(min(k, 9))
         number = clue_glyphs(patches[cell], level[cell], direction)
-        alternatives = []
-        if number is not None and len(number.glyphs) <= 2:
-            alternatives = number_alternatives(classify(model, list(number.glyphs)), keep=8, lowest=low, highest=high)
-        out[(cell, direction)] = tuple(alternatives)
+        found: dict[int, float] = {}
+        for k, glyphs in enumerate(segmentations(number) if number is not None else []):
+            if len(glyphs) <= 2:
+                for value, p in number_alternatives(classify(model, list(glyphs)), keep=8, lowest=low, highest=high):
+                    p *= SPLIT_PENALTY if k else 1.0  # a forced cut is a second thought
+                    found[value] = max(found.get(value, 0.0), p)
+        out[(cell, direction)] = tuple(sorted(found.items(), key=lambda vp: -vp[1])[:8])
     return out
 
 

@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp
 from .operators import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v6"
+MODEL_VERSION = "kakuro-digits-v8"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -46,13 +46,15 @@ WINDOW = 16
 EDGE = 6
 """Pixels along the patch edges blanked (grid lines)."""
 DIAGONAL = 4
-"""Half-width in pixels of the band around the diagonal blanked in clue cells."""
+"""Least half-width in pixels of the band around the diagonal blanked in clue cells."""
 INK = 0.55
 """A glyph's strongest pixel reaches this ink strength (0 fill … 1 the strongest figure)."""
 INK_LOW = 0.3
 """Pixels above this ink strength belong to a glyph (hysteresis: faint stroke ends stay on)."""
 WIDE = 0.95
 """Glyphs wider than this times their height are two digits blurred together."""
+MAYBE_TWO = 0.6
+"""A lone glyph wider than this times its height may be two narrow digits blurred together."""
 TONE_PERCENTILE = 75
 """The percentile of a cell's grey levels taken as its tone."""
 BIMODAL, SPREAD = 1.2, 0.15
@@ -158,22 +160,31 @@ def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs
     """The digit glyphs of a clue cell's ``'across'`` (upper-right half) or ``'down'`` (lower-left)
     number, or None when none are seen."""
     ys, xs = np.mgrid[0:CELL, 0:CELL]
-    shift = diagonal_offset(patch)
-    half = (xs - ys - shift > DIAGONAL) if direction == "across" else (ys - xs + shift > DIAGONAL)
+    shift, width = diagonal_line(patch)
+    half = (xs - ys - shift > width) if direction == "across" else (ys - xs + shift > width)
     half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     fill = float(np.median(patch[half]))
     ink = np.where(half, ink_map(patch, fill, white, half), 0.0)
     return _number(ink)
 
 
-def diagonal_offset(patch: np.ndarray, reach: int = 8) -> int:
-    """Where the clue cell's diagonal really runs: the offset d of the line x - y = d (within
-    ``reach`` of the corner-to-corner diagonal) along which the patch differs most from its median."""
+def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
+    """Where a clue cell's diagonal really runs, and how wide it is: the offset d of the line
+    x - y = d (within ``reach`` of the corner-to-corner diagonal) along which the patch differs
+    most from its median, and the half-width (at least DIAGONAL) over which the difference stays
+    above a third of the way from the background to that peak (a blurred line is wide)."""
     diff = np.abs(patch - float(np.median(patch)))
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     along = {d: float(diff[(xs - ys == d) & inside].mean()) for d in range(-reach, reach + 1)}
-    return max(along, key=along.get)
+    offset = max(along, key=along.get)
+    background = float(np.median([along[-reach], along[reach], along[1 - reach], along[reach - 1]]))
+    level = background + (along[offset] - background) / 3
+    width = 0
+    while (abs(offset + width + 1) <= reach and along[offset + width + 1] >= level) or \
+            (abs(offset - width - 1) <= reach and along[offset - width - 1] >= level):
+        width += 1
+    return offset, max(DIAGONAL, width + 1)
 
 
 def diagonal_strength(patch: np.ndarray) -> float:
@@ -181,7 +192,7 @@ def diagonal_strength(patch: np.ndarray) -> float:
     four stretches of the diagonal, of its mean difference from the patch's median, over the
     median difference elsewhere. Clue cells score well above CLUE_DIAGONAL; blocks and white cells
     (a written digit crosses only part of the diagonal) well below."""
-    offset = diagonal_offset(patch)
+    offset, _ = diagonal_line(patch)
     diff = np.abs(patch - float(np.median(patch)))
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
@@ -243,16 +254,27 @@ def _number(ink: np.ndarray) -> NumberGlyphs | None:
     return NumberGlyphs(tuple(glyphs), float(bottom - top))
 
 
-def _split_wide(glyph: np.ndarray) -> list[np.ndarray]:
-    """A glyph wider than WIDE times its height (two digits blurred together) cut at its faintest
-    column in the middle third; other glyphs as they are."""
+def _split_wide(glyph: np.ndarray, wide: float = None) -> list[np.ndarray]:
+    """A glyph wider than ``wide`` (default WIDE) times its height (two digits blurred together)
+    cut at its faintest column in the middle third; other glyphs as they are."""
     h, w = glyph.shape
-    if w <= WIDE * h:
+    if w <= (WIDE if wide is None else wide) * h:
         return [glyph]
     columns = glyph.sum(axis=0)
     lo, hi = w // 3, max(w // 3 + 1, 2 * w // 3)
     cut = lo + int(np.argmin(columns[lo:hi]))
     return [part for part in (glyph[:, :cut], glyph[:, cut:]) if part.shape[1] > 0 and part.any()]
+
+
+def segmentations(number: NumberGlyphs) -> list[tuple[np.ndarray, ...]]:
+    """The ways to read a number's glyphs: as found, and, for one glyph wider than MAYBE_TWO times
+    its height, also cut in two (two narrow digits such as 11 blur into one blob)."""
+    out = [number.glyphs]
+    if len(number.glyphs) == 1:
+        cut = _split_wide(number.glyphs[0], MAYBE_TWO)
+        if len(cut) == 2:
+            out.append(tuple(cut))
+    return out
 
 
 def glyph_features(ink: np.ndarray) -> np.ndarray:

@@ -11,11 +11,9 @@ The algorithm, one function per step:
 1. Candidates are the KenKen finder's (:func:`vision.grid.candidate_quads`): large quadrilaterals
    of ink, bright panels and long strokes in a working copy.
 2. :func:`probe` warps each candidate square and takes *boundary profiles*: for each column (row),
-   the mean over horizontal (vertical) bands of the gradient across it. The outer border is the
-   strongest boundary near each side; the number of columns C (rows R) is the largest count whose
-   evenly spaced boundaries stand out from the cell middles by at least COUNT_FRACTION of the best
-   count's contrast (a count's divisors also stand out; its multiples put boundaries in cell
-   middles and do not).
+   the edge strength across it over horizontal (vertical) bands. :func:`lattice` finds the cell
+   size from the profile's autocorrelation (a comb with missing teeth still repeats), the outer
+   border as the strong teeth at the ends, and so the number of columns C (rows R).
 3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
    dark cells between DARK_SHARE bounds (a KenKen grid has none), and a diagonal in most dark cells
    that come right before a light one (:func:`clue_share`: a page of text has none).
@@ -93,20 +91,21 @@ class Probe:
     dark_share: float
 
 
-def boundary_profiles(gray: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-    """Column and row profiles of edge strength over [lo, hi): the mean, over BANDS bands, of the
-    absolute gradient across each column (row), normalised by the image's brightness range."""
+def boundary_profiles(gray: np.ndarray, rows: tuple[int, int], cols: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
+    """Column and row profiles of edge strength: for each column, over the image rows in ``rows``
+    (for each row, over the columns in ``cols``), the 0.6-quantile over BANDS bands of the mean
+    absolute gradient across it, normalised by the image's brightness range (a boundary hidden
+    between two dark cells in some bands still counts)."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     spread = max(20.0, float(np.percentile(g, 95) - np.percentile(g, 5)))
     gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)) / spread
     gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / spread
 
-    def along(d: np.ndarray) -> np.ndarray:
-        bands = np.array_split(d[lo:hi], BANDS, axis=0)
-        means = np.stack([b.mean(axis=0) for b in bands])
-        return np.quantile(means, 0.6, axis=0)
+    def along(d: np.ndarray, span: tuple[int, int]) -> np.ndarray:
+        bands = np.array_split(d[span[0]:span[1]], BANDS, axis=0)
+        return np.quantile(np.stack([b.mean(axis=0) for b in bands]), 0.6, axis=0)
 
-    return along(gx), along(gy.T)
+    return along(gx, rows), along(gy.T, cols)
 
 
 def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, float]:
@@ -233,7 +232,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
     warped = warp_square(levels, quad, side, margin)
     lo, hi = int(margin), int(side - margin)
-    col, row = boundary_profiles(warped, lo, hi)
+    col, row = boundary_profiles(warped, (lo, hi), (lo, hi))
     x0, x1, cols, cx = lattice(col, lo, hi)
     y0, y1, rows, cy = lattice(row, lo, hi)
     if not cols or not rows or min(cx, cy) <= 0:
@@ -307,7 +306,7 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
     rectified, homography = rectify_grid(image, corners, best.rows, best.cols)
     grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
-    col, row = boundary_profiles(grey, 0, grey.shape[0])
+    col, row = boundary_profiles(grey, (0, grey.shape[0]), (0, grey.shape[1]))
     lines_x = snap(col, best.cols, grey.shape[1])
     lines_y = snap(row, best.rows, grey.shape[0])
     confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
