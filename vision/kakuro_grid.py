@@ -42,11 +42,13 @@ CELL = 64
 DARK_SHARE = (0.1, 0.9)
 """A Kakuro has between these shares of dark cells (blocks and clue cells)."""
 EDGE_ROW_DARK = 0.5
+"""Least share of dark cells in the first row and in the first column."""
 CLUE_SHARE = 0.5
 """Least share of the clue places (dark cells before light ones) that show a diagonal."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
-"""Least share of dark cells in the first row and in the first column."""
+MIN_CONTRAST = 0.08
+"""Least contrast of a lattice's inner boundaries over its cell middles (edge strength units)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -235,7 +237,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     col, row = boundary_profiles(warped, (lo, hi), (lo, hi))
     x0, x1, cols, cx = lattice(col, lo, hi)
     y0, y1, rows, cy = lattice(row, lo, hi)
-    if not cols or not rows or min(cx, cy) <= 0:
+    if not cols or not rows or min(cx, cy) < MIN_CONTRAST:
         return None
     dark = dark_cells(warped, np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1))
     share = float(dark.mean())
