@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp
 from .operators import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v8"
+MODEL_VERSION = "kakuro-digits-v9"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -69,7 +69,7 @@ ENTRY_HEIGHT = 0.3
 ENTRY_INK = 0.4
 """Darkness (0 white … 1 far darker) above which a pixel of a white cell is written ink."""
 TRAINING_PUZZLES = 150
-"""Drawn and photographed Kakuro the digit model learns from (about 80 seconds, once)."""
+"""Drawn and photographed Kakuro the digit model learns from."""
 
 
 # -- tones ------------------------------------------------------------------------------------------
@@ -295,7 +295,7 @@ def glyph_features(ink: np.ndarray) -> np.ndarray:
 @lru_cache(maxsize=1)
 def digit_model() -> Mlp:
     """The Kakuro digit model (clue digits 0..9 and written digits), from the disk cache or fitted
-    now (about a minute and a half, once)."""
+    now (about a minute on two processes, once)."""
     path = cache_dir() / f"{MODEL_VERSION}.npz"
     model = Mlp.load(path)
     if model is None:
@@ -304,10 +304,27 @@ def digit_model() -> Mlp:
     return model
 
 
-def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
+def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Features and class indices of the clue and entry digits of one drawn, photographed and
     rectified training Kakuro per seed (random legal layout, random clue numbers 1..45, about
-    half the white cells written in). A number whose glyph count differs from its digits is skipped."""
+    half the white cells written in), on ``workers`` processes. A number whose glyph count differs
+    from its digits is skipped."""
+    seeds = list(seeds)
+    chunks = [seeds[i::workers] for i in range(workers)] if workers > 1 and len(seeds) > 8 else [seeds]
+    if len(chunks) == 1:
+        parts = [_training_chunk(seeds)]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(len(chunks)) as pool:
+            parts = list(pool.map(_training_chunk, chunks))
+    rows = [row for part in parts for row in part[0]]
+    labels = [label for part in parts for label in part[1]]
+    return np.array(rows, np.float32).reshape(len(rows), -1), np.array(labels, np.int32)
+
+
+def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
+    """The glyph features and labels of the training Kakuro of these seeds (see :func:`training_glyphs`)."""
     import random
 
     from solver.kakuro.generator import KakuroOptions, build, random_layout
@@ -346,7 +363,7 @@ def training_glyphs(seeds) -> tuple[np.ndarray, np.ndarray]:
                 if ink is not None:
                     rows.append(glyph_features(ink))
                     labels.append(entries[cell[0]][cell[1]])
-    return np.array(rows, np.float32), np.array(labels, np.int32)
+    return rows, labels
 
 
 def _training_grid(photo, rows: int, cols: int, seed: int) -> KakuroGridFind:
