@@ -47,7 +47,7 @@ from ..engine import elapsed_ms
 from ..puzzle import Cell, Grid
 from .encoding import encode_run
 from .engine import KakuroEngine
-from .model import BLOCK, MAX_RUN, WHITE, Clue, KakuroPuzzle, Run, combinations
+from .model import BLOCK, MAX_RUN, WHITE, Clue, KakuroPuzzle, Run, combinations, white_groups
 
 MIN_GEN_SIDE, MAX_GEN_SIDE = 3, 15
 Whites = frozenset[Cell]
@@ -125,7 +125,7 @@ def random_layout(options: KakuroOptions, rng: random.Random, attempts: int = 30
             pair = {cell, _mirror(cell, rows, cols)}
             tried |= pair
             after = _settled(whites - pair)
-            if after and len(whites) - len(after) <= len(pair) + 2 and len(_groups(after)) == 1:
+            if after and len(whites) - len(after) <= len(pair) + 2 and len(white_groups(after)) == 1:
                 whites, tried = after, set()
         if not long_runs:
             return frozenset(whites)
@@ -160,7 +160,7 @@ def legal(whites: set[Cell], options: KakuroOptions, rng: random.Random) -> Whit
         if lonely:
             whites -= lonely
             changed = True
-        groups = _groups(whites)
+        groups = white_groups(whites)
         if len(groups) > 1:
             whites = max(groups, key=lambda g: (len(g), min(g)))
             changed = True
@@ -186,24 +186,6 @@ def _segments(whites) -> list[list[Cell]]:
                 nxt = (nxt[0] + dr, nxt[1] + dc)
             out.append(run)
     return out
-
-
-def _groups(whites: set[Cell]) -> list[set[Cell]]:
-    """The orthogonally connected groups of white cells."""
-    groups, seen = [], set()
-    for start in sorted(whites):
-        if start in seen:
-            continue
-        group, todo = {start}, [start]
-        while todo:
-            r, c = todo.pop()
-            for nb in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
-                if nb in whites and nb not in group:
-                    group.add(nb)
-                    todo.append(nb)
-        seen |= group
-        groups.append(group)
-    return groups
 
 
 # -- the fill -------------------------------------------------------------------------------------

@@ -154,7 +154,7 @@ class KakuroPuzzle:
 
     def warnings(self) -> list[str]:
         """Things that are legal but probably a mistake: white cells in several separate groups."""
-        groups = _white_groups(set(self.whites))
+        groups = white_groups(set(self.whites))
         if len(groups) > 1:
             return [f"the white cells form {len(groups)} separate groups (the puzzle is several puzzles)"]
         return []
@@ -242,8 +242,8 @@ def _check_clue_before(grid: Layout, cell: Cell, direction: str) -> None:
     raise PuzzleError(f"white cell {cell_name(cell)} has no {direction} clue: {cell_name((r, c))} before it is {what}")
 
 
-def _white_groups(whites: set[Cell]) -> list[set[Cell]]:
-    """The orthogonally connected groups of white cells."""
+def white_groups(whites: set[Cell]) -> list[set[Cell]]:
+    """The orthogonally connected groups of a set of (white) cells, in reading order of their first cells."""
     groups, seen = [], set()
     for start in sorted(whites):
         if start in seen:
