@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from .kakuro_grid import KakuroGridFind
-from .mlp import Mlp, fit_mlp
+from .mlp import Mlp, fit_mlp, gather_rows
 from .operators import cache_dir
 
 MODEL_VERSION = "kakuro-digits-v9"
@@ -309,18 +309,7 @@ def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     rectified training Kakuro per seed (random legal layout, random clue numbers 1..45, about
     half the white cells written in), on ``workers`` processes. A number whose glyph count differs
     from its digits is skipped."""
-    seeds = list(seeds)
-    chunks = [seeds[i::workers] for i in range(workers)] if workers > 1 and len(seeds) > 8 else [seeds]
-    if len(chunks) == 1:
-        parts = [_training_chunk(seeds)]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(len(chunks)) as pool:
-            parts = list(pool.map(_training_chunk, chunks))
-    rows = [row for part in parts for row in part[0]]
-    labels = [label for part in parts for label in part[1]]
-    return np.array(rows, np.float32).reshape(len(rows), -1), np.array(labels, np.int32)
+    return gather_rows(_training_chunk, seeds, workers)
 
 
 def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:

@@ -116,3 +116,22 @@ def _gradients(ws, bs, x, y, weight, decay):
         if i:
             delta = (delta @ ws[i].T) * (acts[i] > 0)
     return gw + gb
+
+
+def gather_rows(chunk, seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """Training rows from ``chunk(seeds) -> (feature rows, labels)`` run over the seeds split into
+    ``workers`` interleaved parts on as many processes (one part, in this process, for 8 seeds or
+    fewer): ``(n×d float32 features, n int32 labels)`` in the parts' order. ``chunk`` must be a
+    module-level function (it is pickled)."""
+    seeds = list(seeds)
+    chunks = [seeds[i::workers] for i in range(workers)] if workers > 1 and len(seeds) > 8 else [seeds]
+    if len(chunks) == 1:
+        parts = [chunk(seeds)]
+    else:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(len(chunks)) as pool:
+            parts = list(pool.map(chunk, chunks))
+    rows = [row for part in parts for row in part[0]]
+    labels = [label for part in parts for label in part[1]]
+    return np.array(rows, np.float32).reshape(len(rows), -1), np.array(labels, np.int32)

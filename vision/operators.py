@@ -38,7 +38,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .mlp import Mlp, fit_mlp
+from .mlp import Mlp, fit_mlp, gather_rows
 
 MODEL_VERSION = "clue-glyphs-v6"
 OPERATORS = ("+", "-", "*", "/")
@@ -251,18 +251,7 @@ def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Features and class indices (into CLUE_CLASSES) of the glyphs of one rendered, photographed
     (:func:`ui.photo.simulate`, every level), rectified training puzzle per seed, cut into glyphs
     by the reading code itself (see the module docstring). Uses ``workers`` processes."""
-    seeds = list(seeds)
-    chunks = [seeds[i::workers] for i in range(workers)] if workers > 1 and len(seeds) > 8 else [seeds]
-    if len(chunks) == 1:
-        parts = [_training_chunk(seeds)]
-    else:
-        from concurrent.futures import ProcessPoolExecutor
-
-        with ProcessPoolExecutor(len(chunks)) as pool:
-            parts = list(pool.map(_training_chunk, chunks))
-    rows = [r for part in parts for r in part[0]]
-    labels = [y for part in parts for y in part[1]]
-    return np.array(rows, np.float32).reshape(len(rows), -1), np.array(labels, np.int32)
+    return gather_rows(_training_chunk, seeds, workers)
 
 
 TRAINING_LEVELS = ("clean", "handheld", "handheld", "hard", "hard")
