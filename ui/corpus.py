@@ -109,19 +109,22 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
     return image, truth
 
 
-def write_item(spec: ItemSpec, folder: Path, quality: int = 92) -> Path:
-    """Make one item and write ``<id>.jpg`` and ``<id>.json`` into ``folder``; returns the JSON path."""
-    image, truth = make_item(spec)
+def write_item(spec: ItemSpec, folder: Path, quality: int = 92, make=make_item) -> Path:
+    """Make one item with ``make(spec) -> (RGB image, truth document)`` and write ``<id>.jpg`` and
+    ``<id>.json`` into ``folder``; returns the JSON path."""
+    image, truth = make(spec)
     cv2.imwrite(str(folder / truth["image"]), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
     path = folder / f"{spec.id}.json"
     path.write_text(json.dumps(truth, indent=1) + "\n")
     return path
 
 
-def write_corpus(folder: Path, specs: list[ItemSpec], workers: int = 2, quality: int = 92) -> list[Path]:
-    """Write every spec's item into ``folder`` (created), on ``workers`` processes."""
+def write_corpus(folder: Path, specs: list, workers: int = 2, quality: int = 92, make=make_item) -> list[Path]:
+    """Write every spec's item (made by ``make``, a module-level function: KenKen's
+    :func:`make_item` unless told) into ``folder`` (created), on ``workers`` processes."""
     folder.mkdir(parents=True, exist_ok=True)
     if workers <= 1:
-        return [write_item(spec, folder, quality) for spec in specs]
+        return [write_item(spec, folder, quality, make) for spec in specs]
     with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(write_item, specs, [folder] * len(specs), [quality] * len(specs)))
+        n = len(specs)
+        return list(pool.map(write_item, specs, [folder] * n, [quality] * n, [make] * n))

@@ -10,9 +10,7 @@ written), ``solution``, the grid ``corners`` in the photo and the spec it was ma
 """
 from __future__ import annotations
 
-import json
 import random
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -22,6 +20,7 @@ import numpy as np
 from solver.kakuro.formats import kakuro_to_json
 from solver.kakuro.generator import KakuroOptions, generate_kakuro
 
+from .corpus import write_corpus
 from .photo import simulate
 from .render_kakuro import make_kakuro_entries, render_kakuro
 
@@ -85,19 +84,7 @@ def make_kakuro_item(spec: KakuroSpec) -> tuple[np.ndarray, dict]:
     return image, truth
 
 
-def write_kakuro_item(spec: KakuroSpec, folder: Path, quality: int = 92) -> Path:
-    """Make one item and write ``<id>.jpg`` and ``<id>.json`` into ``folder``; returns the JSON path."""
-    image, truth = make_kakuro_item(spec)
-    cv2.imwrite(str(folder / truth["image"]), cv2.cvtColor(image, cv2.COLOR_RGB2BGR), [cv2.IMWRITE_JPEG_QUALITY, quality])
-    path = folder / f"{spec.id}.json"
-    path.write_text(json.dumps(truth, indent=1) + "\n")
-    return path
-
-
 def write_kakuro_corpus(folder: Path, specs: list[KakuroSpec], workers: int = 2, quality: int = 92) -> list[Path]:
-    """Write every spec's item into ``folder`` (created), on ``workers`` processes."""
-    folder.mkdir(parents=True, exist_ok=True)
-    if workers <= 1:
-        return [write_kakuro_item(spec, folder, quality) for spec in specs]
-    with ProcessPoolExecutor(workers) as pool:
-        return list(pool.map(write_kakuro_item, specs, [folder] * len(specs), [quality] * len(specs)))
+    """Write every spec's item into ``folder`` (created), on ``workers`` processes (KenKen's
+    :func:`ui.corpus.write_corpus` with :func:`make_kakuro_item`)."""
+    return write_corpus(folder, specs, workers, quality, make=make_kakuro_item)
