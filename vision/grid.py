@@ -36,6 +36,9 @@ from .model import GridFind
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels)."""
+MIN_WORK_SIDE = 900
+"""A smaller photo is enlarged to this longest side first, so that its lines are a few pixels wide
+and the pixel sizes below (thresholds, openings, erosions) mean what they do on a larger photo."""
 PROBE_SIDE = 384
 """Side of the square a candidate is warped to while probing it."""
 PROBE_MARGIN = 0.06
@@ -58,6 +61,14 @@ EDGE_PAD = 0.02
 """Light frame added around the working copy, as a fraction of its longer side."""
 BORDER_SLACK = 0.12
 """How far (in cells) a border may sit from where evenly spaced inner lines put it."""
+OPTION_FLOOR = 0.25
+"""A ridge near a border counts as a place for it when at least this fraction of the strongest there."""
+MAX_OPTIONS = 3
+"""Most places tried for each border."""
+TRACK_PX = 3.0
+"""How far (probe pixels) a border may move from one slice to the next while it is followed."""
+TRACK_FLOOR = 0.3
+"""A slice shows the border when its ridge there is at least this fraction of the middle slice's."""
 TWIN_SCORE = 0.6
 """A second grid scoring at least this fraction of the best, of similar size, is a twin."""
 
@@ -80,8 +91,9 @@ class Probe:
 # 1-2. Candidates
 # ---------------------------------------------------------------------------------------------
 
-def work_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
-    """The image as grey levels at most ``WORK_SIDE`` px long, and the scale factor applied."""
+def work_copy(image: np.ndarray, min_side: int = 0) -> tuple[np.ndarray, float]:
+    """The image as grey levels at most ``WORK_SIDE`` px long (and, when it is shorter than
+    ``min_side``, enlarged to that), and the scale factor applied."""
     if image.ndim == 2:
         gray = image
     else:
@@ -89,6 +101,9 @@ def work_copy(image: np.ndarray) -> tuple[np.ndarray, float]:
     scale = min(1.0, WORK_SIDE / max(gray.shape))
     if scale < 1.0:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    elif max(gray.shape) < min_side:
+        scale = min_side / max(gray.shape)
+        gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     return gray, scale
 
 
@@ -247,49 +262,104 @@ def widen(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return cv2.dilate(d8, np.ones((1, 3), np.uint8)), cv2.dilate(d8, np.ones((3, 1), np.uint8))
 
 
-def count_cells(dark: np.ndarray, lo: int, hi: int, span: tuple[float, float, float, float]) -> tuple[int, float, float]:
-    """``(N, score, contrast)``: the largest N in 3..16 whose evenly spaced inner lines between the
-    borders ``span = (x0, x1, y0, y1)`` stand out from the cell middles (in profiles opened for that
-    N, see :func:`line_profiles_at`) by at least ``N_FRACTION`` of the best contrast of any N.
-    ``(0, 0, 0)`` when no N shows any contrast."""
-    contrasts = {}
+def border_options(profile: np.ndarray, guess: float, reach: float) -> list[float]:
+    """Where a border may be: the strongest ridge of ``profile`` within ``reach`` of ``guess``
+    (:func:`locate_border`) and the other ridges there at least ``OPTION_FLOOR`` as strong, the
+    strongest first, at most ``MAX_OPTIONS``. A screen's panel edge or a shadow beside a thin
+    border is often the stronger ridge; the comb of inner lines (:func:`count_cells`) decides."""
+    n = len(profile)
+    a, b = max(0, int(guess - reach)), min(n, int(guess + reach) + 1)
+    options = [locate_border(profile, guess, reach)]
+    if b - a < 5 or profile[a:b].max() <= 0:
+        return options
+    window = profile[a:b]
+    floor = OPTION_FLOOR * window.max()
+    peaks = sorted((i for i in range(len(window)) if window[i] >= floor
+                    and window[i] == window[max(0, i - 2):i + 3].max()), key=lambda i: -window[i])
+    for i in peaks:
+        pos = locate_border(profile, a + i, 2.0)
+        if all(abs(pos - o) > 2.5 for o in options):
+            options.append(pos)
+    return options[:MAX_OPTIONS]
+
+
+def comb(profile: np.ndarray, a: float, b: float, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(lines, mids)``: the profile's strongest value near each of the n+1 line positions evenly
+    spaced from ``a`` to ``b`` (the borders included: a border that is no line, a panel's edge,
+    spoils the comb), and its mean near each of the n cell middles."""
+    step = (b - a) / n
+    tol = max(1, int(round(0.08 * step)))
+    lines = [profile[max(0, p - tol):p + tol + 1].max() for p in np.round(a + np.arange(0, n + 1) * step).astype(int)]
+    mids = [profile[max(0, p - tol):p + tol + 1].mean() for p in np.round(a + (np.arange(n) + 0.5) * step).astype(int)]
+    return np.array(lines), np.array(mids)
+
+
+def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: int) -> tuple[float, float, np.ndarray, np.ndarray]:
+    """``(a, b, lines, mids)`` of the border pair (one of ``starts``, one of ``ends``) whose n-cell
+    comb stands out most (20 % quantile of the lines over the 80 % quantile of the middles)."""
+    best = None
+    for a in starts:
+        for b in ends:
+            if b - a < n * 4:
+                continue
+            lines, mids = comb(profile, a, b, n)
+            value = np.quantile(lines, 0.2) - np.quantile(mids, 0.8)
+            if best is None or value > best[0]:
+                best = (value, a, b, lines, mids)
+    if best is None:
+        a, b = starts[0], max(ends[0], starts[0] + n * 4)
+        return (a, b, *comb(profile, a, b, n))
+    return best[1:]
+
+
+def count_cells(dark: np.ndarray, lo: int, hi: int,
+                options: tuple[list[float], list[float], list[float], list[float]]) -> tuple[int, float, float, tuple[float, ...]]:
+    """``(N, score, contrast, span)``: the largest N in 3..16 whose evenly spaced inner lines stand
+    out from the cell middles (in profiles opened for that N, see :func:`line_profiles_at`) by at
+    least ``N_FRACTION`` of the best contrast of any N, and its borders ``span = (x0, x1, y0, y1)``,
+    each picked from its ``options`` (see :func:`border_options`) so the comb fits best.
+    ``(0, 0, 0, ())`` when no N shows any contrast."""
+    contrasts, spans = {}, {}
     widened = widen(dark)
     for n in range(MIN_N, MAX_N + 1):
         col, row = line_profiles_at(widened, lo, hi, n)
-        lines, mids = [], []
-        for profile, (a, b) in ((col, span[:2]), (row, span[2:])):
-            step = (b - a) / n
-            tol = max(1, int(round(0.08 * step)))
-            for i in range(1, n):
-                p = int(round(a + i * step))
-                lines.append(profile[max(0, p - tol):p + tol + 1].max())
-            for i in range(n):
-                p = int(round(a + (i + 0.5) * step))
-                mids.append(profile[max(0, p - tol):p + tol + 1].mean())
+        x0, x1, col_lines, col_mids = best_comb(col, options[0], options[1], n)
+        y0, y1, row_lines, row_mids = best_comb(row, options[2], options[3], n)
+        lines, mids = np.concatenate([col_lines, row_lines]), np.concatenate([col_mids, row_mids])
         contrasts[n] = float(np.quantile(lines, 0.2) - np.quantile(mids, 0.8))
+        spans[n] = (x0, x1, y0, y1)
     best = max(contrasts.values())
     if best <= 0:
-        return 0, 0.0, 0.0
+        return 0, 0.0, 0.0, ()
     n = max(k for k, v in contrasts.items() if v >= N_FRACTION * best)
-    return n, float(best), contrasts[n]
+    return n, float(best), contrasts[n], spans[n]
 
 
 def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> np.ndarray | None:
     """Quadratic coefficients (``np.polyfit`` order) of one border side in the probe: for a
-    vertical side (``axis=0``) x as a function of y, else y of x. None when too few slices show it."""
+    vertical side (``axis=0``) x as a function of y, else y of x. None when too few slices show it.
+
+    The side is followed slice by slice from the middle outwards, each slice looking for the ridge
+    (:func:`ridges`: a line, not the edge of a dark surround) within ``TRACK_PX`` of where the
+    previous one found it, so a panel edge or shadow beside a thin border never takes over."""
     d = dark if axis == 0 else dark.T
-    ts, ps = [], []
-    for band_lo in range(lo, hi - 4, max(4, (hi - lo) // SEGMENTS)):
-        band = d[band_lo:band_lo + max(4, (hi - lo) // SEGMENTS)]
-        profile = band.mean(axis=0)
-        pos = locate_border(profile, guess, reach)
-        a, b = max(0, int(guess - reach)), int(guess + reach) + 1
-        if profile[a:b].max() > 0.25:
-            ts.append(band_lo + band.shape[0] / 2)
-            ps.append(pos)
-    if len(ts) < 6:
+    width = max(4, (hi - lo) // SEGMENTS)
+    starts = list(range(lo, hi - 4, width))
+    profiles = [ridges(d[s:s + width].mean(axis=0)) for s in starts]
+    middle = len(starts) // 2
+    centre = locate_border(profiles[middle], guess, reach)
+    strength = max(float(profiles[middle][int(np.clip(round(centre), 0, d.shape[1] - 1))]), 1e-3)
+    found: dict[int, float] = {}
+    for order in (range(middle, len(starts)), range(middle - 1, -1, -1)):
+        pos = centre
+        for i in order:
+            p = locate_border(profiles[i], pos, TRACK_PX)
+            if profiles[i][int(np.clip(round(p), 0, d.shape[1] - 1))] >= TRACK_FLOOR * strength:
+                found[i] = pos = p
+    if len(found) < 6:
         return None
-    ts, ps = np.array(ts), np.array(ps)
+    ts = np.array([starts[i] + width / 2 for i in found])
+    ps = np.array(list(found.values()))
     keep = np.abs(ps - np.median(ps)) < reach
     for _ in range(2):
         if keep.sum() < 6:
@@ -381,11 +451,12 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     lo, hi = int(margin), int(side - margin)
     col, row = (ridges(p) for p in line_profiles(dark, lo, hi))
     reach = 0.5 * margin + 2
-    x0, x1 = locate_border(col, margin, reach), locate_border(col, side - 1 - margin, reach)
-    y0, y1 = locate_border(row, margin, reach), locate_border(row, side - 1 - margin, reach)
-    n, _, contrast = count_cells(dark, lo, hi, (x0, x1, y0, y1))
+    options = (border_options(col, margin, reach), border_options(col, side - 1 - margin, reach),
+               border_options(row, margin, reach), border_options(row, side - 1 - margin, reach))
+    n, _, contrast, span = count_cells(dark, lo, hi, options)
     if n == 0 or contrast < MIN_CONTRAST * 0.5:
         return None
+    x0, x1, y0, y1 = span
     x0, x1 = evenly_spaced_borders(col, x0, x1, n)
     y0, y1 = evenly_spaced_borders(row, y0, y1, n)
     # Each side is followed close to its border: a panel edge or shadow a third of a cell away
@@ -484,7 +555,7 @@ def find_grid(image: np.ndarray) -> GridFind:
     """
     if image is None or image.size == 0 or min(image.shape[:2]) < 32:
         raise NoPuzzleFound("The image is empty or too small to hold a puzzle.")
-    gray, scale = work_copy(image)
+    gray, scale = work_copy(image, MIN_WORK_SIDE)
     # A light frame around the working copy closes the outline of a grid that runs to the image's
     # edges (a phone screenshot whose grid spans the screen's width).
     pad = max(4, int(EDGE_PAD * max(gray.shape)))
