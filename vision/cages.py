@@ -21,6 +21,7 @@ The algorithm:
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Mapping
 
 import cv2
 import numpy as np
@@ -35,12 +36,37 @@ RIDGE = 0.1
 """Half-width (in cells) of the band summed across the ridge."""
 LOW_QUANTILE = 0.3
 """The quantile of the along-edge sums kept as the edge strength."""
+SLOPES = (-0.12, -0.06, 0.0, 0.06, 0.12)
+"""Leans (pixels across per pixel along) tried for a line inside one edge (a curled page)."""
+SIDE = 3
+"""Width (pixels) of the paper sampled on each side of the ridge band."""
+CROSSED, MIN_CLEAN = 0.2, 0.3
+"""A row with a side darker than CROSSED is touched by ink and left out, unless fewer than
+MIN_CLEAN of the rows are left."""
 MIN_SPLIT = 0.9
 """Smallest gap between the two groups' mean log strengths for them to count as two groups."""
 MIN_GAP, TIGHT = 0.45, 5.0
 """A smaller gap still splits when both groups are tight: ``gap ≥ MIN_GAP`` and ``≥ TIGHT`` × the
 larger within-group spread (a 3×3 grid whose thin lines are half as dark as its walls)."""
+FLOOR = 0.02
+"""Added to every strength, as a part of the strongest line's, before taking logs: a faint line
+measured as nothing must not look farther from the thin lines than the walls are."""
+SHARPNESS = 7.0
+"""Wall log-odds per unit of ``(log strength − threshold) / (gap between the groups' means)``: a
+logistic fit on dev900 edges (truth corners)."""
 SETTLE_ROUNDS = 60
+"""Most local-search steps :func:`settle` takes (each one strictly lowers the cost)."""
+WALL_CAP = 5.0
+"""Largest wall log-odds magnitude trusted (one edge never outweighs this much evidence)."""
+ABSENT_LOGIT = -3.5
+"""Log-odds that a cell with no clue label found is a cage's first cell (dev900: 2.8 %)."""
+SET_PRESENT_LOGIT = 3.0
+"""Log-odds for a cell in a plain set of clue cells (no probabilities given)."""
+PRESENT_SLOPE, PRESENT_EVEN, PRESENCE_CAP = 30.0, 0.7, 5.0
+"""Presence probability ``p ≥ 0.5`` → log-odds ``SLOPE × (p − EVEN)`` clipped to ±CAP (dev900:
+0.5..0.7 mostly false, 0.7..0.8 80 % true, above 0.9 99.6 %)."""
+MAX_PLAIN_CAGE, OVERSIZE_COST = 6, 2.0
+"""Cages past MAX_PLAIN_CAGE cells cost OVERSIZE_COST per extra cell (printed cages rarely do)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -68,32 +94,60 @@ def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
     return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
 
 
+def _sheared(strip: np.ndarray, slope: float) -> np.ndarray:
+    """``strip`` with row ``i`` shifted across by ``slope × (i − middle)`` pixels (edge pixels
+    repeated), so a line leaning by ``slope`` stands straight."""
+    rows, cols = strip.shape
+    shift = np.rint(slope * (np.arange(rows) - (rows - 1) / 2)).astype(int)
+    index = np.clip(np.arange(cols)[None, :] + shift[:, None], 0, cols - 1)
+    return np.take_along_axis(strip, index, axis=1)
+
+
 def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     """Strength of the line running down ``strip`` (rows along the edge, columns across it) near
-    column ``centre``: the ``LOW_QUANTILE`` along the edge of the darkness summed over the ridge's
-    band, background removed. 0 for an empty strip."""
-    if strip.size == 0:
+    column ``centre``: the line is found where the along-edge median darkness peaks (a straight
+    line, leaning by one of ``SLOPES``, within ``REACH`` of ``centre``); for every row the
+    darkness summed over the ridge's band less the paper beside it (each half of the band less
+    its own side, so the step at a coloured cell's edge is no ridge); rows where ink touches the
+    line (a side darker than ``CROSSED``) are left out; the ``LOW_QUANTILE`` of what is left. 0 for an empty strip."""
+    if strip.shape[0] < 2 or strip.shape[1] < 3:
         return 0.0
-    across = np.quantile(strip, LOW_QUANTILE, axis=0)  # a digit stroke beside the line covers too little of it
     reach, half = max(1, int(REACH * cell)), max(1, int(round(RIDGE * cell)))
-    a, b = max(0, int(centre) - reach), min(len(across), int(centre) + reach + 1)
+    a, b = max(0, int(centre) - reach), min(strip.shape[1], int(centre) + reach + 1)
     if b <= a:
         return 0.0
-    peak = a + int(np.argmax(across[a:b]))
-    lo, hi = max(0, peak - half), min(strip.shape[1], peak + half + 1)
-    base = np.concatenate([strip[:, :max(1, lo)], strip[:, hi:]], axis=1)
-    background = np.median(base, axis=1, keepdims=True) if base.size else 0.0
-    sums = np.clip(strip[:, lo:hi] - background, 0.0, None).sum(axis=1)
+    best = (-1.0, strip, a)
+    for slope in SLOPES:
+        straight = _sheared(strip, slope)
+        across = np.median(straight, axis=0)
+        peak = a + int(np.argmax(across[a:b]))
+        if across[peak] > best[0]:
+            best = (float(across[peak]), straight, peak)
+    _, straight, peak = best
+    lo, hi = max(0, peak - half), min(straight.shape[1], peak + half + 1)
+    left, right = straight[:, max(0, lo - SIDE):lo], straight[:, hi:hi + SIDE]
+    side_l = left.mean(axis=1) if left.size else np.zeros(len(straight))
+    side_r = right.mean(axis=1) if right.size else side_l
+    if not left.size:
+        side_l = side_r
+    band = straight[:, lo:hi]
+    cols = np.arange(lo, hi)[None, :]
+    paper = np.where(cols < peak, side_l[:, None], np.where(cols > peak, side_r[:, None],
+                                                            np.minimum(side_l, side_r)[:, None]))
+    sums = np.clip(band - paper, 0.0, None).sum(axis=1)
+    clean = np.maximum(side_l, side_r) < CROSSED
+    if clean.mean() >= MIN_CLEAN:
+        sums = sums[clean]
     return float(np.quantile(sums, LOW_QUANTILE))
 
 
 def edge_strengths(grid: GridFind) -> dict[Edge, float]:
-    """The measured strength of every interior edge (and of the border under the key ``'border'``
-    is not included: see :func:`border_strength`)."""
+    """The measured strength of every interior edge (the border is measured by
+    :func:`border_strength`)."""
     n, xs, ys = grid.size, grid.lines_x, grid.lines_y
     cell = (xs[-1] - xs[0]) / n
     dark = _darkness(grid.rectified, cell)
-    span = int(round(REACH * cell + RIDGE * cell)) + 2
+    span = int(round(REACH * cell + RIDGE * cell)) + SIDE + 2
     out = {}
     for (r, c), (r2, c2) in interior_edges(n):
         if r2 == r:  # vertical line right of (r, c)
@@ -154,14 +208,15 @@ def wall_probabilities(strengths: dict[Edge, float], border: float) -> dict[Edge
     edges = list(strengths)
     if not edges:
         return {}
-    floor = 1e-3 * max(border, max(strengths.values()), 1e-6)
+    floor = FLOOR * max(border, max(strengths.values()), 1e-6)
     logs = np.log(np.array([strengths[e] for e in edges]) + floor)
     thr, lo, hi = otsu_split(logs)
-    within = max(np.std(logs[logs < thr]), np.std(logs[logs >= thr]), 0.02)
+    groups = [logs[logs < thr], logs[logs >= thr]]
+    within = max([float(np.std(g)) for g in groups if len(g)] + [0.02])
     if hi - lo < MIN_SPLIT and not (hi - lo >= MIN_GAP and hi - lo >= TIGHT * within):
         all_walls = np.median(logs) > np.log(border + floor) - MIN_SPLIT
         return {e: 0.9 if all_walls else 0.1 for e in edges}
-    scale = max(0.15, 0.2 * (hi - lo))
+    scale = (hi - lo) / SHARPNESS
     return {e: float(1.0 / (1.0 + np.exp(-(x - thr) / scale))) for e, x in zip(edges, logs)}
 
 
@@ -193,27 +248,6 @@ def cages_from_walls(size: int, walls: CageWalls, threshold: float = 0.5) -> lis
     for cell in sorted(parent):
         groups.setdefault(root(cell), []).append(cell)
     return sorted((tuple(cells) for cells in groups.values()), key=lambda cells: cells[0])
-
-
-def _problems(cages: list[tuple[Cell, ...]], clues: set[Cell]) -> int:
-    """How far the cages are from 'one clue per cage, in its first cell'."""
-    bad = 0
-    for cells in cages:
-        count = sum(cell in clues for cell in cells)
-        bad += abs(count - 1) + (count >= 1 and cells[0] not in clues)
-    return bad
-
-
-def _cost(probs: dict[Edge, float], walls: set[Edge]) -> float:
-    """Negative log-likelihood of a wall assignment under the edge probabilities."""
-    eps = 1e-6
-    return float(sum(-np.log(max(eps, p if e in walls else 1 - p)) for e, p in probs.items()))
-
-
-def _flip_cost(p: float) -> float:
-    """How much the likelihood loses when an edge of probability ``p`` changes side (≥ 0)."""
-    p = min(max(p, 1e-6), 1 - 1e-6)
-    return abs(np.log(p / (1 - p)))
 
 
 def _min_cut(cells: tuple[Cell, ...], source: Cell, sink: Cell, capacity: dict[Edge, float]) -> set[Edge]:
@@ -255,55 +289,196 @@ def _min_cut(cells: tuple[Cell, ...], source: Cell, sink: Cell, capacity: dict[E
     return {e for e in capacity if e[0] in inside and e[1] in inside and (e[0] in reach) != (e[1] in reach)}
 
 
-def _repair_once(size: int, probs: dict[Edge, float], walls: set[Edge], clues: set[Cell]) -> set[Edge] | None:
-    """One repair of the first cage that breaks the clue rule: the flipped edges, or None if
-    every cage is fine."""
-    cages = cages_from_walls(size, CageWalls({e: float(e in walls) for e in probs}))
-    where = {cell: i for i, cells in enumerate(cages) for cell in cells}
-    for cells in cages:
-        found = [cell for cell in cells if cell in clues]
-        if not found:
-            border = [e for e in walls if (e[0] in cells) != (e[1] in cells)]
-            if not border:
-                continue
-            def merge_cost(e: Edge) -> tuple[float, float]:
-                other = cages[where[e[1] if e[0] in cells else e[0]]]
-                keeps_first = other[0] < cells[0] and other[0] in clues
-                return (0.0 if keeps_first else 1.0, _flip_cost(probs[e]))
-            return {min(border, key=merge_cost)}
-        if len(found) > 1 or cells[0] not in clues:
-            source = cells[0] if cells[0] not in clues else found[0]
-            sink = found[0] if source != found[0] else found[1]
-            inner = {e: _flip_cost(probs[e]) + 1e-3 for e in probs if e not in walls}
-            return _min_cut(cells, source, sink, inner)
-    return None
+def _logit(p: float, cap: float) -> float:
+    """``log(p / (1 - p))`` clipped to ``±cap``."""
+    p = min(max(p, 1e-9), 1 - 1e-9)
+    return float(np.clip(np.log(p / (1 - p)), -cap, cap))
 
 
-def settle(grid: GridFind, walls: CageWalls, clue_cells: set[Cell] | None) -> CageWalls:
-    """Walls made consistent with the clue rule when ``clue_cells`` (cells holding a clue label) are
-    known: flips the most doubtful edges until every cage has one clue, in its first cell, or
-    ``SETTLE_ROUNDS`` repairs are spent (then the assignment breaking the rule least is kept).
-    Flipped edges get probability ``1 - p``; walls left inside a cage drop below 0.5. Without
-    clue cells the walls come back unchanged."""
+def presence_logit(p: float) -> float:
+    """Calibrated log-odds that a cell whose clue-presence probability (``clues.clue_presence``) is
+    ``p`` really is a cage's first cell. Measured on dev900: below 0.5 (no label found) 2.8 % are
+    first cells; at 0.5..0.7 (a faint or small blob) few are; at 0.9.. nearly all."""
+    if p < 0.5:
+        return ABSENT_LOGIT
+    return float(np.clip(PRESENT_SLOPE * (p - PRESENT_EVEN), -PRESENCE_CAP, PRESENCE_CAP))
+
+
+class _Partition:
+    """Cells of an N×N grid split into cages (connected sets), with the settle cost:
+    ``Σ over walls (edges between cages) of −wall_logit + Σ over cages of (−clue_logit of its first
+    cell + size penalty)``; lower is better. ``wall_logit`` and ``clue_logit`` are log-odds."""
+
+    def __init__(self, size: int, cages: list[tuple[Cell, ...]], wall_logit: dict[Edge, float],
+                 clue_logit: dict[Cell, float]):
+        self.size, self.wall_logit, self.clue_logit = size, wall_logit, clue_logit
+        self.cages: dict[int, frozenset[Cell]] = {i: frozenset(cells) for i, cells in enumerate(cages)}
+        self.of = {cell: i for i, cells in self.cages.items() for cell in cells}
+        self.next_id = len(cages)
+
+    def neighbours(self, cell: Cell) -> list[Cell]:
+        """The orthogonal neighbours of ``cell`` inside the grid."""
+        r, c = cell
+        return [(a, b) for a, b in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if 0 <= a < self.size and 0 <= b < self.size]
+
+    def edge_logit(self, a: Cell, b: Cell) -> float:
+        """The wall log-odds of the edge between adjacent cells ``a`` and ``b``."""
+        return self.wall_logit[(a, b) if a < b else (b, a)]
+
+    def cage_cost(self, cells) -> float:
+        """A cage's own cost: its first cell must hold a clue; oversized cages are unlikely."""
+        return -self.clue_logit[min(cells)] + OVERSIZE_COST * max(0, len(cells) - MAX_PLAIN_CAGE)
+
+    def components(self, cells: set[Cell]) -> list[frozenset[Cell]]:
+        """The connected parts of a set of cells."""
+        left, parts = set(cells), []
+        while left:
+            seed = left.pop()
+            part, todo = {seed}, [seed]
+            while todo:
+                for nb in self.neighbours(todo.pop()):
+                    if nb in left:
+                        left.discard(nb)
+                        part.add(nb)
+                        todo.append(nb)
+            parts.append(frozenset(part))
+        return parts
+
+    def total(self) -> float:
+        """The cost of the whole partition."""
+        walls = sum(-w for (a, b), w in self.wall_logit.items() if self.of[a] != self.of[b])
+        return walls + sum(self.cage_cost(cells) for cells in self.cages.values())
+
+    def move_delta(self, cell: Cell, target: int | None) -> float:
+        """Cost change of moving ``cell`` into cage ``target`` (None: a cage of its own)."""
+        home = self.of[cell]
+        delta = 0.0
+        for nb in self.neighbours(cell):
+            before, after = self.of[nb] != home, self.of[nb] != target
+            delta += (after - before) * -self.edge_logit(cell, nb)
+        rest = set(self.cages[home]) - {cell}
+        delta -= self.cage_cost(self.cages[home])
+        delta += sum(self.cage_cost(part) for part in self.components(rest))
+        if target is None:
+            delta += self.cage_cost((cell,))
+        else:
+            delta += self.cage_cost(self.cages[target] | {cell}) - self.cage_cost(self.cages[target])
+        return delta
+
+    def merge_delta(self, a: int, b: int) -> float:
+        """Cost change of joining adjacent cages ``a`` and ``b``."""
+        walls = sum(self.edge_logit(x, y) for x in self.cages[a] for y in self.neighbours(x) if self.of[y] == b)
+        return walls + self.cage_cost(self.cages[a] | self.cages[b]) - self.cage_cost(self.cages[a]) - self.cage_cost(self.cages[b])
+
+    def split_delta(self, home: int, cut: set[Edge]) -> tuple[float, list[frozenset[Cell]]]:
+        """Cost change of cutting cage ``home`` along the edges ``cut``, and its new parts."""
+        cells = self.cages[home]
+        parent = {c: c for c in cells}
+
+        def root(c):
+            while parent[c] != c:
+                parent[c] = parent[parent[c]]
+                c = parent[c]
+            return c
+        for x in cells:
+            for y in self.neighbours(x):
+                if y in cells and x < y and (x, y) not in cut:
+                    parent[root(x)] = root(y)
+        groups: dict[Cell, set[Cell]] = {}
+        for c in cells:
+            groups.setdefault(root(c), set()).add(c)
+        parts = [frozenset(g) for g in groups.values()]
+        walls = sum(-w for (x, y), w in ((e, self.wall_logit[e]) for e in cut) if root(x) != root(y))
+        return walls + sum(self.cage_cost(p) for p in parts) - self.cage_cost(cells), parts
+
+    def replace(self, old: list[int], parts: list[frozenset[Cell]]) -> None:
+        """Swap cages ``old`` for ``parts`` (each part becomes one cage)."""
+        for i in old:
+            del self.cages[i]
+        for part in parts:
+            for piece in self.components(set(part)):
+                self.cages[self.next_id] = piece
+                for cell in piece:
+                    self.of[cell] = self.next_id
+                self.next_id += 1
+
+    def moves(self):
+        """Every candidate change as ``(delta, apply)``: cell moves, merges, and min-cut splits."""
+        out = []
+        for cell, home in list(self.of.items()):
+            targets = {self.of[nb] for nb in self.neighbours(cell)} - {home}
+            options = list(targets) + ([None] if len(self.cages[home]) > 1 else [])
+            for target in options:
+                out.append((self.move_delta(cell, target), ("move", cell, target)))
+        seen = set()
+        for (a, b) in self.wall_logit:
+            i, j = self.of[a], self.of[b]
+            if i != j and (min(i, j), max(i, j)) not in seen:
+                seen.add((min(i, j), max(i, j)))
+                out.append((self.merge_delta(i, j), ("merge", i, j)))
+        for home, cells in list(self.cages.items()):
+            first = min(cells)
+            for other in cells:
+                if other != first and self.clue_logit[other] > 0:
+                    cap = {e: max(1e-3, -w) for e, w in self.wall_logit.items() if e[0] in cells and e[1] in cells}
+                    cut = _min_cut(tuple(sorted(cells)), first, other, cap)
+                    delta, parts = self.split_delta(home, cut)
+                    out.append((delta, ("split", home, parts)))
+        return out
+
+    def apply(self, move) -> None:
+        """Carry out one move from :meth:`moves`."""
+        kind = move[0]
+        if kind == "move":
+            _, cell, target = move
+            home = self.of[cell]
+            rest = set(self.cages[home]) - {cell}
+            if target is None:
+                self.replace([home], [frozenset({cell})] + ([frozenset(rest)] if rest else []))
+            else:
+                grown = self.cages[target] | {cell}
+                self.replace([home, target], [grown] + ([frozenset(rest)] if rest else []))
+        elif kind == "merge":
+            _, i, j = move
+            self.replace([i, j], [self.cages[i] | self.cages[j]])
+        else:
+            _, home, parts = move
+            self.replace([home], parts)
+
+    def walls(self) -> set[Edge]:
+        """The edges between different cages."""
+        return {e for e in self.wall_logit if self.of[e[0]] != self.of[e[1]]}
+
+
+def settle(grid: GridFind, walls: CageWalls, clue_cells: set[Cell] | Mapping[Cell, float] | None) -> CageWalls:
+    """Walls made consistent with the clue rule ("every cage has exactly one clue, in its first
+    cell in reading order"): the partition of the cells that best explains both the wall
+    probabilities and the clue evidence, found by a greedy local search (cell moves, cage merges,
+    min-cut splits) from the walls as read. ``clue_cells`` is either each cell's clue-presence
+    probability (``clues.clue_presence``, best) or the set of cells holding a clue label.
+    Edges whose side changed get probability ``1 - p``; walls left inside a cage drop below 0.5.
+    Without clue evidence the walls come back unchanged."""
     probs = dict(walls.wall_probability)
-    if not clue_cells:
+    if not clue_cells or not probs:
         return walls
-    current = {e for e, p in probs.items() if p >= 0.5}
-    best = (_problems(cages_from_walls(grid.size, walls), clue_cells), _cost(probs, current), set(current))
+    n = grid.size
+    if isinstance(clue_cells, Mapping):
+        clue_logit = {(r, c): presence_logit(clue_cells.get((r, c), 0.0)) for r in range(n) for c in range(n)}
+    else:
+        clue_logit = {(r, c): (SET_PRESENT_LOGIT if (r, c) in clue_cells else ABSENT_LOGIT) for r in range(n) for c in range(n)}
+    wall_logit = {e: _logit(p, WALL_CAP) for e, p in probs.items()}
+    part = _Partition(n, cages_from_walls(n, walls), wall_logit, clue_logit)
     for _ in range(SETTLE_ROUNDS):
-        flips = _repair_once(grid.size, probs, current, clue_cells)
-        if not flips:
+        options = part.moves()
+        delta, move = min(options, key=lambda o: o[0]) if options else (0.0, None)
+        if move is None or delta > -1e-9:
             break
-        current ^= flips
-        state = CageWalls({e: float(e in current) for e in probs})
-        score = (_problems(cages_from_walls(grid.size, state), clue_cells), _cost(probs, current))
-        if score < best[:2]:
-            best = (*score, set(current))
-    chosen = best[2]
+        part.apply(move)
+    chosen = part.walls()
     out = {e: (p if (p >= 0.5) == (e in chosen) else 1.0 - p) for e, p in probs.items()}
-    cages = cages_from_walls(grid.size, CageWalls({e: float(e in chosen) for e in probs}))
-    where = {cell: i for i, cells in enumerate(cages) for cell in cells}
     for e in out:
-        if where[e[0]] == where[e[1]]:
+        if e not in chosen:
             out[e] = min(out[e], 0.49)
+        else:
+            out[e] = max(out[e], 0.5)
     return CageWalls(out)

@@ -1,0 +1,112 @@
+"""vision.cages: measuring one edge, splitting an image's edges, and settling walls by the clue rule.
+
+Strips and wall probabilities are built here with known truth; photographed cases live in
+test_vision_grid.py.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from vision.cages import cages_from_walls, interior_edges, ridge_strength, settle, wall_probabilities
+from vision.model import CageWalls
+
+CELL = 56.0
+
+
+class _Grid:
+    """The part of a GridFind that :func:`settle` reads."""
+
+    def __init__(self, size: int):
+        self.size = size
+
+
+def _strip(width: float, darkness: float, rows: int = 34, cols: int = 37, centre: float = 18.0,
+           lean: float = 0.0, dash: tuple[int, int] | None = None) -> np.ndarray:
+    """A darkness strip (rows along the edge) holding one line ``width`` px wide at ``centre``,
+    leaning ``lean`` px per row, dashed as ``(on, off)`` rows when given."""
+    strip = np.zeros((rows, cols), np.float32)
+    for i in range(rows):
+        if dash and i % sum(dash) >= dash[0]:
+            continue
+        mid = centre + lean * (i - rows / 2)
+        for j in range(cols):
+            strip[i, j] = darkness * np.clip(width / 2 + 0.5 - abs(j - mid), 0.0, 1.0)
+    return strip
+
+
+def test_wall_is_stronger_than_thin_faint_and_dotted_lines():
+    wall = ridge_strength(_strip(4, 0.9), 18, CELL)
+    thin_black = ridge_strength(_strip(1, 0.9), 18, CELL)
+    faint = ridge_strength(_strip(2, 0.12), 18, CELL)
+    dotted = ridge_strength(_strip(2, 0.5, dash=(2, 3)), 18, CELL)
+    assert wall > 3 * max(thin_black, faint, dotted)
+    assert dotted < 0.05
+
+
+def test_leaning_and_shifted_wall_is_still_found():
+    straight = ridge_strength(_strip(4, 0.9), 18, CELL)
+    curled = ridge_strength(_strip(4, 0.9, centre=22, lean=0.1), 18, CELL)
+    assert curled > 0.8 * straight
+
+
+def test_glyph_touching_one_side_does_not_make_a_wall():
+    strip = _strip(1, 0.2)
+    strip[5:20, 21:30] = 0.9  # a clue glyph beside the thin line
+    assert ridge_strength(strip, 18, CELL) < 0.3 * ridge_strength(_strip(4, 0.9), 18, CELL)
+
+
+def _probabilities(size: int, wall_edges: set, strong: float = 1.0, thin: float = 0.05) -> dict:
+    """Wall probabilities from strengths where ``wall_edges`` are strong and the rest thin."""
+    strengths = {e: (strong if e in wall_edges else thin) for e in interior_edges(size)}
+    return wall_probabilities(strengths, border=2 * strong)
+
+
+def _columns_walls(size: int) -> set:
+    """Walls between every pair of columns: the cages are the N columns."""
+    return {e for e in interior_edges(size) if e[0][1] != e[1][1]}
+
+
+def test_split_finds_walls_and_thin_lines():
+    probs = _probabilities(4, _columns_walls(4))
+    assert {e for e, p in probs.items() if p >= 0.5} == _columns_walls(4)
+
+
+def test_all_thin_lines_give_one_cage_likelihood_low_everywhere():
+    probs = _probabilities(3, set(), thin=0.05)
+    assert all(p < 0.5 for p in probs.values())
+
+
+def test_settle_adds_a_missed_wall_when_a_second_clue_says_so():
+    size, walls = 3, _columns_walls(3)
+    probs = {e: (0.95 if e in walls else 0.05) for e in interior_edges(size)}
+    doubtful = ((1, 0), (2, 0))  # really a wall, read as doubtful
+    probs[doubtful] = 0.35
+    presence = {(r, c): 0.03 for r in range(size) for c in range(size)}
+    presence.update({(0, 0): 0.95, (0, 1): 0.95, (0, 2): 0.95, (2, 0): 0.9})
+    settled = settle(_Grid(size), CageWalls(probs), presence)
+    cages = cages_from_walls(size, settled)
+    assert sorted(cages) == [((0, 0), (1, 0)), ((0, 1), (1, 1), (2, 1)), ((0, 2), (1, 2), (2, 2)), ((2, 0),)]
+
+
+def test_settle_keeps_sure_walls_when_a_clue_was_missed():
+    size, walls = 4, _columns_walls(4)
+    probs = {e: (0.99 if e in walls else 0.02) for e in interior_edges(size)}
+    presence = {(r, c): 0.03 for r in range(size) for c in range(size)}
+    presence.update({(0, 0): 0.95, (0, 2): 0.95, (0, 3): 0.9})  # (0, 1)'s clue was not found
+    cages = cages_from_walls(size, settle(_Grid(size), CageWalls(probs), presence))
+    assert sorted(cages) == sorted(tuple((r, c) for r in range(size)) for c in range(size))
+
+
+def test_settle_removes_a_false_wall_that_leaves_a_cage_without_clue():
+    size = 3
+    walls = _columns_walls(3) | {((1, 1), (2, 1))}  # a smudge read as a wall across column 1
+    probs = {e: (0.95 if e in walls else 0.05) for e in interior_edges(size)}
+    probs[((1, 1), (2, 1))] = 0.7
+    clue_cells = {(0, 0), (0, 1), (0, 2)}
+    cages = cages_from_walls(size, settle(_Grid(size), CageWalls(probs), clue_cells))
+    assert sorted(cages) == sorted(tuple((r, c) for r in range(size)) for c in range(size))
+
+
+def test_settle_without_clues_changes_nothing():
+    probs = _probabilities(3, _columns_walls(3))
+    assert settle(_Grid(3), CageWalls(probs), None).wall_probability == probs
