@@ -2,29 +2,32 @@
 
 Input: the cage partition and, for every cage, the clue alternatives the reader saw (best first, with
 probabilities). First every alternative that no digits can make is dropped (``3−`` on a 4×4 cage,
-``7÷`` on a 6×6, a product with a prime factor above N). If the best reading then has exactly one
-solution, that is the answer. Otherwise a best-first search over the alternatives (ranked
-enumeration: the cost of a change is how much less likely the alternative is than the best reading)
-looks for the cheapest set of at most ``MAX_CHANGES`` changes that gives exactly one solution; when
-the reading has no solution, the next change is taken among the cages of its conflict core, since
-any repair must touch one of them. Every change is reported. A result is *confident* only when the
+``7÷`` on a 6×6, a product with a prime factor above N). Then weighted MaxSAT
+(:func:`solver.alternatives.cheapest_unique`, PySAT's RC2) finds the likeliest choice of one
+alternative per cage — the cost of an alternative is how much less likely it is than the cage's best
+reading — that has a solution, within a cap on changes (MAX_CHANGES, or CHANGE_SHARE of the cages on
+large puzzles); the engine proves it unique, or the choice is blocked and the next one tried. So
+several misread clues are repaired at once, as long as the right clue is among each one's
+alternatives. Every change is reported. A result is *confident* only when the
 puzzle has exactly one solution, nothing was changed and every clue and wall was read with high
 probability — a solution found by guessing is never called certain.
 """
 from __future__ import annotations
 
-import heapq
 import math
-import time
 from dataclasses import dataclass
 
 from solver import Cage, Puzzle, PuzzleError, solve
+from solver.alternatives import cheapest_unique
 from solver.puzzle import Grid, cell_name, clue_problem
 
 from .model import Cell
 
 MAX_CHANGES = 3
-MAX_TRIES = 150
+"""Changes always allowed; more on large puzzles (CHANGE_SHARE of the cages read)."""
+CHANGE_SHARE = 0.25
+MAX_TRIES = 40
+"""Readings with a solution tried (each proved unique or not) before giving up."""
 TIME_BUDGET_S = 2.0
 CONFIDENT_CLUE = 0.9
 """A clue read with a lower probability than this makes the reading not confident, solution or not."""
@@ -80,50 +83,30 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         if alts and plausible and plausible[0] != alts[0]:
             notes.append(f"{cell_name(min(cells))}: {_clue(*alts[0][:2])} is impossible here")
         options.append(_unique(plausible) or [("?", 0, 0.0)])
-    start = time.perf_counter()
     first_reading = [(_normalised(cells, *a[0]) if a else ("?", 0, 0.0)) for cells, a in zip(cages, alternatives)]
-
-    def build(choice: tuple[int, ...]) -> Puzzle:
-        built = [Cage(cells, *options[i][k][:2]) for i, (cells, k) in enumerate(zip(cages, choice))
-                 if options[i][k][2] > 0 or options[i][k][0] != "?"]
-        return Puzzle(size, tuple(built), operators_shown, entries, calcudoku)
-
-    def cost(choice: tuple[int, ...]) -> float:
-        return sum(math.log(max(options[i][0][2], 1e-6)) - math.log(max(options[i][k][2], 1e-6))
-                   for i, k in enumerate(choice) if k)
-
-    base = tuple(0 for _ in cages)
-    heap = [(0.0, base)]
-    seen = {base}
-    tries, first = 0, None
-    while heap and tries < MAX_TRIES and time.perf_counter() - start < TIME_BUDGET_S:
-        _, choice = heapq.heappop(heap)
-        puzzle = build(choice)
-        try:
-            result = solve(puzzle.with_entries(None))
-        except PuzzleError:
-            continue
-        tries += 1
-        if first is None:
-            first = (puzzle, result)
-        if result.status == "unique":
-            return _settled(puzzle, result.solution, choice, options, first_reading, cages, tries, notes,
-                            min_wall_probability)
-        suspects = range(len(cages))
-        if result.status == "none" and result.conflict is not None:
-            suspects = [i for i, cage in enumerate(cages) if _index_in(puzzle, cage) in result.conflict.cages]
-        if sum(1 for k in choice if k) >= MAX_CHANGES:
-            continue
-        for i in suspects:
-            if choice[i] + 1 < len(options[i]):
-                nxt = choice[:i] + (choice[i] + 1,) + choice[i + 1:]
-                if nxt not in seen:
-                    seen.add(nxt)
-                    heapq.heappush(heap, (cost(nxt), nxt))
-    puzzle, result = first if first else (build(base), None)
-    status = result.status if result else "none"
-    notes.append(f"no reading with exactly one solution within {MAX_CHANGES} changes ({tries} tried)")
-    return Reconciled(puzzle, status, result.solution if result else None, (), False, tries, tuple(notes))
+    read = [i for i, opts in enumerate(options) if opts[0][2] > 0 or opts[0][0] != "?"]
+    costs = [[(op, target, math.log(max(options[i][0][2], 1e-6)) - math.log(max(p, 1e-6)))
+              for op, target, p in options[i]] for i in read]
+    cap = max(MAX_CHANGES, int(CHANGE_SHARE * len(read)))
+    found = cheapest_unique(size, [cages[i] for i in read], costs, operators_shown=operators_shown,
+                            calcudoku=calcudoku, max_changes=cap, rounds=MAX_TRIES, budget_s=TIME_BUDGET_S)
+    if found.status == "unique":
+        choice = [0] * len(cages)
+        for i, k in zip(read, found.picks):
+            choice[i] = k
+        built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
+                       operators_shown, entries, calcudoku)
+        return _settled(built, found.solution, choice, options, first_reading, cages, found.rounds, notes,
+                        min_wall_probability)
+    as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
+                     calcudoku)
+    try:
+        result = solve(as_read.with_entries(None))
+    except PuzzleError:
+        result = None
+    notes.append(f"no reading with exactly one solution within {cap} changes ({found.rounds} tried, {found.status})")
+    return Reconciled(as_read, result.status if result else "none", result.solution if result else None, (),
+                      False, found.rounds, tuple(notes))
 
 
 def _settled(puzzle, solution, choice, options, first_reading, cages, tries, notes, min_wall) -> Reconciled:
@@ -158,8 +141,3 @@ def _unique(alts: list[tuple[str, int, float]]) -> list[tuple[str, int, float]]:
             seen.add(a[:2])
             out.append(a)
     return out
-
-
-def _index_in(puzzle: Puzzle, cells: tuple[Cell, ...]) -> int:
-    """The index in ``puzzle.cages`` of the cage covering ``cells`` (-1 when absent)."""
-    return puzzle.cage_of.get(min(cells), -1)
