@@ -415,6 +415,26 @@ def _draw_clue(draw: ImageDraw.ImageDraw, cage: Cage, operators_shown: bool,
     _draw_text_at(draw, (x, y), text, font, look.clue_color)
 
 
+def clue_glyph_boxes(rendering: Rendering, cage: Cage) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """Each character of ``cage``'s printed clue with its ink box ``(x0, y0, x1, y1)`` in page
+    pixels, left to right, exactly as :func:`render` placed it (kerning aside): the truth that
+    trains the clue reader to find characters in a label without cutting it first."""
+    look = rendering.look
+    text = clue_text(cage, rendering.puzzle.operators_shown, look)
+    x, y = _inner_top_left(cage.anchor, rendering.lines, look)
+    room = rendering.lines[cage.anchor[1] + 1] - x - look.cage_px / 2 - 1
+    font = _fitted_font(look.clue_font, look.clue_px, text, room)
+    bx0, by0, _, _ = font.getbbox(text)
+    ox, oy = round(x - bx0), round(y - by0)
+    boxes = []
+    for i, ch in enumerate(text):
+        advance = font.getlength(text[:i])
+        cx0, cy0, cx1, cy1 = font.getbbox(ch)
+        if cx1 > cx0:
+            boxes.append((ch, (ox + advance + cx0, oy + cy0, ox + advance + cx1, oy + cy1)))
+    return boxes
+
+
 def _clue_band(look: Look) -> float:
     """Height from a cell's top line that the clue may occupy."""
     return max(look.cage_px, look.border_px) / 2 + look.clue_pad_px + 1.15 * look.clue_px

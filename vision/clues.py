@@ -39,6 +39,8 @@ import numpy as np
 from .model import Cell, ClueReading, GridFind
 from .operators import (DIGIT_CLASSES, OPERATORS, Glyph, GlyphClassifier, clue_glyph_model,
                         glyph_features)
+from .label_reader import read_label, split_clue
+from .label_training import label_model
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
 
 CELL = 64
@@ -131,16 +133,17 @@ def _line_kernels(run: int) -> list[np.ndarray]:
     return kernels
 
 
-def _strip_lines(mask: np.ndarray) -> np.ndarray:
-    """The ink mask without wall/grid-line pixels (see :func:`_line_mask`)."""
-    return mask & ~_line_mask(mask)
-
-
 def ink_components(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Connected ink components of a patch after wall removal; ink is darker than about half the
     corner's darkest text, clamped to INK_WEAK..INK_THRESHOLD: ``(labels, stats)`` as OpenCV gives
     them, with dotted-line dashes, specks (area < 3) and blobs centred outside the cell (line
     crossings) given label 0."""
+    labels, stats, _ = _ink_and_lines(dark)
+    return labels, stats
+
+
+def _ink_and_lines(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`ink_components` and the mask of the wall and grid-line pixels it removed."""
     corner = dark[MARGIN + 4:MARGIN + CELL // 2, MARGIN + 4:MARGIN + CELL - 4]
     peak = float(np.percentile(corner, 99.5))
     high = max(INK_WEAK, min(INK_THRESHOLD, 0.55 * peak))
@@ -149,7 +152,8 @@ def ink_components(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     strong = np.zeros(count, bool)
     strong[np.unique(labels[dark > high])] = True
     strong[0] = False
-    mask = _strip_lines(strong[labels])
+    lines = _line_mask(strong[labels])
+    mask = strong[labels] & ~lines
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     edge_lo, edge_hi = MARGIN + 4, MARGIN + CELL - 4
     for i in range(1, count):
@@ -161,7 +165,7 @@ def ink_components(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if area < 3 or (thin and near_edge) or outside:
             labels[labels == i] = 0
             stats[i, 4] = 0
-    return labels, stats
+    return labels, stats, lines
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,6 +181,9 @@ class Label:
     """The cell's darkness patch it was cut from."""
     anchor_strength: float
     """0..1: how clearly the first glyph looks like clue text (height and contrast)."""
+    ink: np.ndarray | None = None
+    """The patch's darkness with wall and grid-line pixels set to zero (faint strokes and soft
+    edges kept): what :mod:`vision.label_reader` reads."""
 
 
 def _line_members(stats: np.ndarray) -> list[int] | None:
@@ -272,7 +279,7 @@ def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None, for
     """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none.
     ``force_cuts=False`` leaves blobs without a clear valley whole (clean training glyphs)."""
     dark = cell_patch(grid, cell) if dark is None else dark
-    labels, stats = ink_components(dark)
+    labels, stats, lines = _ink_and_lines(dark)
     members = _line_members(stats)
     if not members:
         return None
@@ -283,7 +290,7 @@ def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None, for
     a = members[0]
     contrast = float(np.percentile(dark[labels == a], 90)) if (labels == a).any() else 0.0
     strength = float(np.clip(contrast / 0.5, 0, 1) * np.clip(stats[a, 3] / (0.12 * CELL), 0, 1))
-    return Label(tuple(glyphs), top, height, dark, strength)
+    return Label(tuple(glyphs), top, height, dark, strength, np.where(lines, 0, dark).astype(np.float32))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -439,7 +446,78 @@ def combine(cell: Cell, votes: GlyphVotes, ocr: tuple[str, float] | None, no_ops
     return ClueReading(cell, tuple((op, n, round(float(p), 4)) for op, n, p in alts))
 
 
+def combine_texts(cell: Cell, texts: list[tuple[str, float]], ocr: tuple[str, float] | None, no_ops: bool,
+                  ocr_weight: float = 0.25, keep: int = 8) -> ClueReading:
+    """The alternatives ``(op, target, probability)`` of one label, best first, from the whole-label
+    reader's ``texts`` (``('12*', p)``, see :mod:`vision.label_reader`) and tesseract's ``(text,
+    confidence)``: a number's probability is ``1 - ocr_weight`` × the reader's + ``ocr_weight`` ×
+    tesseract's confidence when tesseract read it; the operators of each number keep the reader's
+    shares (tesseract's operator, else the label's, for a number only tesseract read)."""
+    by_number: dict[int, dict[str, float]] = {}
+    for text, p in texts:
+        number, op = split_clue(text)
+        ops = by_number.setdefault(number, {})
+        ops[op or "="] = ops.get(op or "=", 0.0) + p
+    if not by_number:
+        return ClueReading(cell, ())
+    numbers = {n: (1 - ocr_weight) * sum(ops.values()) for n, ops in by_number.items()}
+    t_number, t_op = split_text(ocr[0]) if ocr else (None, None)
+    if t_number is not None:
+        numbers[t_number] = numbers.get(t_number, 0.0) + ocr_weight * ocr[1]
+        if t_number not in by_number:
+            label_ops: dict[str, float] = {}
+            for ops in by_number.values():
+                for op, p in ops.items():
+                    label_ops[op] = label_ops.get(op, 0.0) + p
+            by_number[t_number] = {t_op: 1.0} if t_op else label_ops
+    alts = []
+    for n, pn in numbers.items():
+        ops = by_number[n]
+        total = sum(ops.values()) or 1.0
+        for op, po in ops.items():
+            alts.append(("?" if no_ops else op, n, pn * po / total))
+    alts.sort(key=lambda a: -a[2])
+    merged: dict[tuple[str, int], float] = {}
+    for op, n, p in alts:
+        merged[(op, n)] = merged.get((op, n), 0.0) + p
+    best = sorted(merged.items(), key=lambda kv: -kv[1])[:keep]
+    return ClueReading(cell, tuple((op, n, round(float(p), 4)) for (op, n), p in best))
+
+
+READER = "glyphs"
+"""Which clue reader :func:`read_clues` uses: ``'strip'`` (whole label, :mod:`vision.label_reader`)
+or ``'glyphs'`` (cut into glyphs, each classified)."""
+
+
 def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
+               model: GlyphClassifier | None = None, ocr: str = "always",
+               doubt: float = 0.9, reader: str | None = None) -> dict[Cell, ClueReading]:
+    if (reader or READER) == "strip":
+        return _read_clues_strip(grid, cells, engine=engine, ocr=ocr)
+    return _read_clues_glyphs(grid, cells, engine=engine, model=model, ocr=ocr, doubt=doubt)
+
+
+def _read_clues_strip(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
+                      ocr: str = "always") -> dict[Cell, ClueReading]:
+    model = label_model()
+    cells = list(cells)
+    labels = {cell: label_glyphs(grid, cell) for cell in cells}
+    found = {cell: read_label(lab, model) for cell, lab in labels.items() if lab is not None}
+    texts: dict[Cell, tuple[str, float]] = {}
+    asked = [c for c, t in found.items() if t]
+    if asked and ocr != "never":
+        engine = engine or TesseractEngine()
+        readings = engine.read_lines([label_crop(labels[c]) for c in asked], whitelist=OCR_CHARS)
+        texts = {c: (r.text, r.confidence) for c, r in zip(asked, readings) if r.text}
+    with_op = sum(bool((t and t[0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
+                  for c, t in found.items())
+    no_ops = bool(found) and with_op < NO_OPS_SHARE * len(found)
+    return {cell: (combine_texts(cell, found[cell], texts.get(cell), no_ops, ocr_weight(labels[cell], grid))
+                   if found.get(cell) else ClueReading(cell, ()))
+            for cell in cells}
+
+
+def _read_clues_glyphs(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
                model: GlyphClassifier | None = None, ocr: str = "always",
                doubt: float = 0.9) -> dict[Cell, ClueReading]:
     """Read the clue label in the top-left corner of each of ``cells``.

@@ -68,9 +68,10 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 
 def fit_mlp(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ...], *,
             hidden: tuple[int, ...] = (192, 96), epochs: int = 40, batch: int = 128,
-            rate: float = 2e-3, decay: float = 1e-4, seed: int = 0) -> Mlp:
-    """Train an :class:`Mlp` by Adam on cross-entropy with L2 ``decay``; classes are balanced by
-    weighting each row with the inverse of its class frequency. Deterministic for a seed."""
+            rate: float = 2e-3, decay: float = 1e-4, seed: int = 0, balanced: bool = True) -> Mlp:
+    """Train an :class:`Mlp` by Adam on cross-entropy with L2 ``decay``; when ``balanced`` classes
+    are weighted by the inverse of their frequency (else every row counts the same).
+    Deterministic for a seed."""
     rng = np.random.default_rng(seed)
     x = features.astype(np.float32)
     mean = x.mean(0)
@@ -79,7 +80,7 @@ def fit_mlp(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ...], 
     y = labels.astype(np.int64)
     k = len(classes)
     counts = np.bincount(y, minlength=k).astype(np.float32)
-    row_weight = (len(y) / (k * np.maximum(counts, 1)))[y].astype(np.float32)
+    row_weight = ((len(y) / (k * np.maximum(counts, 1)))[y] if balanced else np.ones(len(y))).astype(np.float32)
     sizes = (x.shape[1], *hidden, k)
     ws = [rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32) for a, b in zip(sizes, sizes[1:])]
     bs = [np.zeros(b, np.float32) for b in sizes[1:]]

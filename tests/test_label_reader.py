@@ -1,0 +1,88 @@
+"""The whole-label clue reader: the grammar-constrained decoder, the renderer's character boxes and
+the strips and frame targets the model learns from."""
+from __future__ import annotations
+
+import numpy as np
+
+from solver.puzzle import Cage, Puzzle
+from ui.render import clue_glyph_boxes, render
+from vision.clues import CELL, MARGIN, combine_texts, label_glyphs, rectify
+from vision.label_reader import BLANK, STRIP_CLASSES, decode, frame_features, label_strip, split_clue
+from vision.label_training import frame_targets
+
+
+def _frames(spelling: str, sure: float = 0.9) -> np.ndarray:
+    """Frame probabilities spelling ``spelling`` (one frame per character, '_' for blank)."""
+    k = len(STRIP_CLASSES)
+    probs = np.full((len(spelling), k), (1 - sure) / (k - 1))
+    for t, ch in enumerate(spelling):
+        probs[t, STRIP_CLASSES.index(ch)] = sure
+    return probs
+
+
+def test_decoder_collapses_repeats_and_needs_a_blank_between_equal_digits():
+    assert decode(_frames("__1122__*_"))[0][0] == "12*"
+    assert decode(_frames("_11_1_2+"))[0][0] == "112+"
+
+
+def test_decoder_keeps_to_the_clue_grammar():
+    # Nothing follows an operator and no number starts with 0: the '3' after '+' and the leading
+    # '0' cannot be read as they look, so every text found is a clue.
+    for spelling in ("_1_2_+_3_", "_0_5_*_"):
+        texts = [t for t, _ in decode(_frames(spelling))]
+        assert texts
+        for text in texts:
+            assert text[0] in "123456789"
+            assert all(ch.isdigit() for ch in text[:-1]) and (text[-1].isdigit() or text[-1] in "+-*/")
+    assert decode(_frames("____")) == []
+
+
+def test_decoder_probabilities_rank_the_alternatives():
+    probs = _frames("_3__/_")
+    probs[4] = 0.0
+    probs[4, STRIP_CLASSES.index("/")] = 0.6
+    probs[4, STRIP_CLASSES.index("+")] = 0.4
+    texts = dict(decode(probs))
+    assert max(texts, key=texts.get) == "3/" and texts["3/"] > texts["3+"] > 0.1
+    assert 0.95 < sum(texts.values()) <= 1 + 1e-9
+
+
+def test_split_clue():
+    assert split_clue("12*") == (12, "*") and split_clue("7") == (7, None)
+
+
+def _rendered_label(text_target: int = 47, op: str = "*"):
+    puzzle = Puzzle(4, (Cage(((0, 0), (0, 1)), op, text_target), Cage(((0, 2), (0, 3)), "+", 5),
+                        Cage(((1, 0), (1, 1)), "+", 3), Cage(((1, 2), (1, 3)), "+", 7),
+                        Cage(((2, 0), (2, 1)), "+", 3), Cage(((2, 2), (2, 3)), "+", 7),
+                        Cage(((3, 0), (3, 1)), "+", 7), Cage(((3, 2), (3, 3)), "+", 3)))
+    rendering = render(puzzle, "newspaper", seed=5, cell_px=80)
+    grid = rectify(rendering.image, rendering.corners, 4)
+    return rendering, grid, puzzle.cages[0]
+
+
+def test_renderer_boxes_and_frame_targets_line_up_with_the_ink():
+    rendering, grid, cage = _rendered_label()
+    boxes = clue_glyph_boxes(rendering, cage)
+    assert "".join(ch for ch, _ in boxes) == "47" + rendering.look.glyph("*")
+    label = label_glyphs(grid, cage.anchor)
+    strip = label_strip(label)
+    scale = CELL / rendering.cell_px
+    patch_boxes = [("*" if i == 2 else ch, MARGIN + (x0 - rendering.lines[0]) * scale,
+                    MARGIN + (x1 - rendering.lines[0]) * scale) for i, (ch, (x0, _, x1, _)) in enumerate(boxes)]
+    targets = frame_targets(strip, patch_boxes)
+    spelled = [STRIP_CLASSES[k] for k in targets]
+    collapsed = [ch for i, ch in enumerate(spelled) if ch != BLANK and (i == 0 or spelled[i - 1] != ch)]
+    assert collapsed == ["4", "7", "*"]
+    # Every column labelled with a character has ink under it in the strip.
+    inked = strip.image.max(0) > 0.3
+    assert all(inked[i] for i, ch in enumerate(spelled) if ch != BLANK)
+    assert frame_features(strip).shape == (strip.image.shape[1], strip.image.shape[0] * 12)
+
+
+def test_tesseract_adds_to_the_reader_and_no_operator_puzzles_read_question_marks():
+    reading = combine_texts((0, 0), [("13+", 0.5), ("18+", 0.4), ("13*", 0.1)], ("18", 0.9), no_ops=False,
+                            ocr_weight=0.5)
+    assert reading.best[:2] == ("+", 18)
+    bare = combine_texts((0, 0), [("13", 0.7), ("18", 0.3)], None, no_ops=True)
+    assert [a[0] for a in bare.alternatives] == ["?", "?"]

@@ -1,0 +1,147 @@
+"""Reading a clue label as a whole line of text, without cutting it into glyphs first.
+
+Why: on hand-held and hard photos a clue label is 4–8 pixels tall; its digits blur into each other
+and a "1" next to a "4" is one blob, so cutting glyphs first and classifying them after fails on
+most labels. Here a small model looks at every column of the label and the clue grammar decides
+where characters are (the way speech and handwriting recognisers read: a "blank" class between
+characters, decoded by a prefix beam search — connectionist temporal classification decoding).
+
+Algorithm, per label found by :func:`vision.clues.label_glyphs`:
+
+1. *Strip* (:func:`label_strip`): the label's own ink (walls and grid lines already removed), from
+   SIDE label-heights before its first glyph to SIDE after its last, from ABOVE above its digits'
+   top to BELOW below their bottom, resized to STRIP_H rows (its width follows), contrast
+   normalised.
+2. *Frames* (:func:`frame_features`): for every column of the strip, the window of WINDOW columns
+   centred on it. A perceptron (:mod:`vision.mlp`, trained by :mod:`vision.label_training`) gives
+   each frame probabilities over the 14 clue characters (``0-9 + - * /``) and BLANK.
+3. *Decoding* (:func:`decode`): prefix beam search over the frames; repeated characters collapse
+   unless a blank separates them; only clue-shaped texts survive (1..MAX_DIGITS digits without a
+   leading zero, then at most one operator). The result is the most likely texts with
+   probabilities that sum to 1 over the beam.
+
+Example::
+
+    texts = read_label(label, label_model())      # [('12*', 0.93), ('12+', 0.05), ...]
+"""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from .mlp import Mlp
+from .operators import CLUE_CLASSES, OPERATORS
+
+STRIP_H = 24
+"""Strip height in pixels: ABOVE + 1 + BELOW label-heights."""
+ABOVE, BELOW = 0.3, 0.3
+"""Rows above and below the digits kept in the strip, in label-heights (operators and descenders)."""
+SIDE = 0.5
+"""Columns kept before the first and after the last glyph, in label-heights."""
+WINDOW = 12
+"""Columns a frame sees (about a digit and a half at STRIP_H)."""
+BLANK = "_"
+STRIP_CLASSES = CLUE_CLASSES + (BLANK,)
+MAX_DIGITS = 7
+"""Longest clue number read (a 6-cell product on a 16×16 has 8 digits at most; 7 covers real ones)."""
+BEAM = 12
+"""Prefixes kept by the beam search."""
+
+
+@dataclass(frozen=True, eq=False)
+class Strip:
+    """A label resized to STRIP_H rows: ``image`` (darkness 0..1) and where it came from, so that
+    a patch x coordinate ``x`` is strip column ``(x - x0) * scale``."""
+
+    image: np.ndarray
+    x0: float
+    scale: float
+
+
+def label_strip(label) -> Strip:
+    """The strip of a :class:`vision.clues.Label` (see the module docstring)."""
+    h = max(2.0, float(label.height))
+    ink = label.ink if label.ink is not None else label.dark
+    x_lo = min(g.box[0] for g in label.glyphs) - SIDE * h
+    x_hi = max(g.box[2] for g in label.glyphs) + SIDE * h
+    y_lo = label.top - ABOVE * h
+    y_hi = label.top + (1 + BELOW) * h
+    pad = int(np.ceil(SIDE * h)) + 2
+    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    scale = STRIP_H / (y_hi - y_lo)
+    width = max(WINDOW, int(round((x_hi - x_lo) * scale)))
+    m = np.float32([[scale, 0, -(x_lo + pad) * scale], [0, scale, -(y_lo + pad) * scale]])
+    if scale < 1:
+        sigma = 0.5 / scale
+        padded = cv2.GaussianBlur(padded, (0, 0), sigma)
+    image = cv2.warpAffine(padded, m, (width, STRIP_H), flags=cv2.INTER_LINEAR, borderValue=0)
+    peak = max(0.15, float(np.percentile(image, 99)))
+    return Strip(np.clip(image / peak, 0, 1).astype(np.float32), float(x_lo), float(scale))
+
+
+def frame_features(strip: Strip) -> np.ndarray:
+    """One row per strip column: the WINDOW columns centred on it (zero beyond the strip),
+    flattened (``width × STRIP_H·WINDOW`` float32)."""
+    half = WINDOW // 2
+    padded = np.pad(strip.image, ((0, 0), (half, WINDOW - half)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, WINDOW, axis=1)[:, : strip.image.shape[1]]
+    return np.ascontiguousarray(windows.transpose(1, 0, 2).reshape(strip.image.shape[1], -1))
+
+
+def _allowed(prefix: str, ch: str) -> bool:
+    """Whether ``prefix + ch`` can start a clue: digits without a leading zero, then one operator."""
+    if prefix and prefix[-1] in OPERATORS:
+        return False
+    if ch in OPERATORS:
+        return bool(prefix)
+    return (bool(prefix) or ch != "0") and len(prefix) < MAX_DIGITS
+
+
+def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: int = BEAM,
+           keep: int = 8) -> list[tuple[str, float]]:
+    """The ``keep`` likeliest clue texts for frame probabilities ``probs`` (T × len(classes)),
+    as ``(text, probability)`` normalised over the texts of the final beam; empty when no text is
+    likelier than none."""
+    blank = classes.index(BLANK)
+    index = {c: i for i, c in enumerate(classes)}
+    beams: dict[str, tuple[float, float]] = {"": (1.0, 0.0)}
+    for row in probs.astype(np.float64):
+        likely = [k for k in np.flatnonzero(row > 1e-3) if k != blank]
+        nxt: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        for prefix, (pb, pnb) in beams.items():
+            total = pb + pnb
+            nxt[prefix][0] += total * row[blank]
+            if prefix:
+                nxt[prefix][1] += pnb * row[index[prefix[-1]]]
+            for k in likely:
+                ch = classes[k]
+                if not _allowed(prefix, ch):
+                    continue
+                extended = nxt[prefix + ch]
+                extended[1] += (pb if prefix and prefix[-1] == ch else total) * row[k]
+        ranked = sorted(nxt.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:beam]
+        mass = sum(pb + pnb for _, (pb, pnb) in ranked) or 1.0
+        beams = {p: (pb / mass, pnb / mass) for p, (pb, pnb) in ranked}
+    found = [(p, pb + pnb) for p, (pb, pnb) in beams.items() if p]
+    total = sum(s for _, s in found)
+    if total <= sum(beams.get("", (0.0, 0.0))):
+        return []  # more likely nothing at all than any text
+    return [(p, s / total) for p, s in sorted(found, key=lambda kv: -kv[1])[:keep]]
+
+
+def read_label(label, model: Mlp) -> list[tuple[str, float]]:
+    """The likeliest texts of one label (see :func:`decode`)."""
+    strip = label_strip(label)
+    probs = model.probabilities(frame_features(strip))
+    order = [model.classes.index(c) for c in STRIP_CLASSES]
+    return decode(probs[:, order])
+
+
+def split_clue(text: str) -> tuple[int, str | None]:
+    """``'12*'`` → ``(12, '*')``; ``'7'`` → ``(7, None)``. ``text`` is a decoded clue text."""
+    if text and text[-1] in OPERATORS:
+        return int(text[:-1]), text[-1]
+    return int(text), None

@@ -1,0 +1,108 @@
+"""Training the whole-label clue reader (:mod:`vision.label_reader`) on photos of our own renderings.
+
+Training set: puzzles with random clues (:func:`vision.operators.training_puzzle`: numbers of 1–4
+digits, every operator glyph variant, every clue font and size of every style) are drawn by
+:func:`ui.render.render`, photographed by :func:`ui.photo.simulate` at every level (the page curl of
+hard photos left out so that page positions map exactly), rectified from slightly wrong corners
+by the grid finder's own :func:`vision.grid.grid_from_corners`, and each label is found by the
+reading code itself (:func:`vision.clues.label_glyphs`) and turned into a strip. The renderer says
+where every character of the clue was printed (:func:`ui.render.clue_glyph_boxes`); mapped into
+the strip, the middle CORE of each character's ink box is that character and every other column
+is BLANK. Frames are taken every FRAME_STEP columns.
+
+Model: :class:`vision.mlp.Mlp` with two hidden layers, classes not re-balanced (BLANK is common
+and must stay so for the decoder). Cached in ``~/.cache/kensnap`` under :data:`MODEL_VERSION`;
+drawing the set takes a few minutes on two processes the first time, fitting a few more.
+"""
+from __future__ import annotations
+
+import dataclasses
+from functools import lru_cache
+
+import cv2
+import numpy as np
+
+from .label_reader import BLANK, STRIP_CLASSES, frame_features, label_strip
+from .mlp import Mlp, fit_mlp, gather_rows
+from .operators import cache_dir, jittered, training_puzzle
+
+MODEL_VERSION = "clue-strips-v1"
+TRAINING_PUZZLES = 480
+"""Rendered and photographed puzzles the label model learns from (about 20 labels each)."""
+CORE = 0.5
+"""Middle share of a character's ink width whose frames are labelled with that character."""
+FRAME_STEP = 2
+"""Every this many strip columns a training frame is taken (neighbours are nearly the same)."""
+TRAINING_LEVELS = ("clean", "handheld", "handheld", "hard", "hard", "hard")
+
+
+@lru_cache(maxsize=1)
+def label_model() -> Mlp:
+    """The whole-label model, from the disk cache or fitted now."""
+    path = cache_dir() / f"{MODEL_VERSION}.npz"
+    model = Mlp.load(path)
+    if model is None:
+        features, labels = gather_rows(_training_chunk, range(TRAINING_PUZZLES))
+        model = fit_mlp(features, labels, STRIP_CLASSES, hidden=(256, 128), epochs=12, seed=3,
+                        balanced=False)
+        model.save(path)
+    return model
+
+
+def frame_targets(strip, boxes: list[tuple[str, float, float]]) -> np.ndarray:
+    """Class index per strip column: the character whose ink core covers the column's centre,
+    else BLANK. ``boxes`` are ``(char, x0, x1)`` in patch x coordinates."""
+    width = strip.image.shape[1]
+    targets = np.full(width, STRIP_CLASSES.index(BLANK), np.int32)
+    centres = np.arange(width) + 0.5
+    for ch, x0, x1 in boxes:
+        s0, s1 = (x0 - strip.x0) * strip.scale, (x1 - strip.x0) * strip.scale
+        mid, half = (s0 + s1) / 2, max(0.75, CORE * (s1 - s0) / 2)
+        targets[np.abs(centres - mid) <= half] = STRIP_CLASSES.index(ch)
+    return targets
+
+
+_GLYPH_CLASS = {"×": "*", "x": "*", "*": "*", "÷": "/", "/": "/", ":": "/", "−": "-", "-": "-", "–": "-", "+": "+"}
+
+
+def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
+    from ui.photo import LEVELS, simulate
+    from ui.render import STYLES, clue_glyph_boxes, render
+
+    from .clues import CELL, MARGIN, label_glyphs
+    from .grid import grid_from_corners
+
+    rows, labels = [], []
+    for seed in seeds:
+        rng = np.random.default_rng([seed, 104729])
+        size = int(rng.integers(4, 10))
+        puzzle = training_puzzle(size, rng)
+        style = list(STYLES)[seed % len(STYLES)]
+        rendering = render(puzzle, style, seed=int(seed) * 37 + 11, cell_px=80)
+        level = LEVELS[TRAINING_LEVELS[(seed // len(STYLES)) % len(TRAINING_LEVELS)]]
+        photo = simulate(rendering, dataclasses.replace(level, curl=(0, 0)), seed=int(seed) * 13 + 7)
+        grid = grid_from_corners(photo.image, jittered(np.asarray(photo.corners, float), size, rng, 0.015), size)
+        side = grid.rectified.shape[1]
+        dst = np.float32([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]])
+        page_to_rect = cv2.getPerspectiveTransform(np.float32(rendering.corners), dst)
+        for cage in puzzle.cages:
+            label = label_glyphs(grid, cage.anchor)
+            if label is None:
+                continue
+            x0, _, x1, _ = grid.cell_box(cage.anchor)
+            boxes = []
+            for ch, (bx0, by0, bx1, by1) in clue_glyph_boxes(rendering, cage):
+                ends = cv2.perspectiveTransform(np.float32([[[bx0, (by0 + by1) / 2], [bx1, (by0 + by1) / 2]]]),
+                                                page_to_rect)[0]
+                px = MARGIN + (ends[:, 0] - x0) * CELL / (x1 - x0)
+                boxes.append((ch if ch.isdigit() else _GLYPH_CLASS[ch], float(px[0]), float(px[1])))
+            strip = label_strip(label)
+            mids = [((a + b) / 2 - strip.x0) * strip.scale for _, a, b in boxes]
+            if not boxes or min(mids) < 0 or max(mids) > strip.image.shape[1]:
+                continue  # the reading code found another label than the one printed
+            feats = frame_features(strip)
+            targets = frame_targets(strip, boxes)
+            start = int(rng.integers(0, FRAME_STEP))
+            rows.extend(feats[start::FRAME_STEP])
+            labels.extend(targets[start::FRAME_STEP].tolist())
+    return rows, labels
