@@ -64,7 +64,14 @@ BORDER_SLACK = 0.12
 OPTION_FLOOR = 0.25
 """A ridge near a border counts as a place for it when at least this fraction of the strongest there."""
 MAX_OPTIONS = 3
+COMB_SHIFT, COMB_SHIFT_STEPS = 0.25, 3
+"""Each border place is tried shifted by up to this fraction of a cell, in this many steps each way."""
 """Most places tried for each border."""
+BETWEEN_FRACTION = 0.5
+"""See :func:`lines_between`."""
+CLUTTER_LIMIT = 0.4
+"""Line darkness in the cells' middles (see :func:`clutter`) at which a candidate's score drops to
+nothing; on dev900 real grids show 0.02-0.08 there, an outline around a grid and more 0.4-0.8."""
 TRACK_PX = 3.0
 """How far (probe pixels) a border may move from one slice to the next while it is followed."""
 TRACK_FLOOR = 0.3
@@ -85,6 +92,8 @@ class Probe:
     contrast: float
     centre_ink: float
     """Mean darkness in the cell centres (big digits raise it)."""
+    support: float = 1.0
+    """Share of slices along the four sides where the border ridge was followed."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,6 +264,27 @@ def line_profiles_at(widened: tuple[np.ndarray, np.ndarray], lo: int, hi: int, n
             ridges(horizontal[:, lo:hi].mean(axis=1) / 255.0))
 
 
+def clutter(widened: tuple[np.ndarray, np.ndarray], lo: int, hi: int, span: tuple[float, ...], n: int) -> float:
+    """How much the cells' middles hold long lines (the 80 % quantile over the n×n cells of the
+    strongest line crossing a cell's central half, darkness 0..1, in the darkness opened as in
+    :func:`line_profiles_at`). Near 0 for a real grid (digits and clues are short); high when a
+    candidate's cells are cut by lines of something else (a grid seen inside a larger outline)."""
+    k = max(5, int(OPEN_CELLS * (hi - lo) / n))
+    vertical = cv2.morphologyEx(widened[0], cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
+    horizontal = cv2.morphologyEx(widened[1], cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
+    x0, x1, y0, y1 = span
+    xs, ys = np.linspace(x0, x1, 4 * n + 1), np.linspace(y0, y1, 4 * n + 1)
+    worst = []
+    for r in range(n):
+        ya, yb = int(round(ys[4 * r + 1])), int(round(ys[4 * r + 3])) + 1
+        for c in range(n):
+            xa, xb = int(round(xs[4 * c + 1])), int(round(xs[4 * c + 3])) + 1
+            if yb - ya < 2 or xb - xa < 2:
+                continue
+            worst.append(max(vertical[ya:yb, xa:xb].mean(axis=0).max(), horizontal[ya:yb, xa:xb].mean(axis=1).max()))
+    return float(np.quantile(worst, 0.8)) / 255.0 if worst else 0.0
+
+
 def widen(dark: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The darkness as uint8, widened 3 px across vertical and across horizontal lines (so a
     slightly slanted line survives a long opening along it)."""
@@ -283,43 +313,53 @@ def border_options(profile: np.ndarray, guess: float, reach: float) -> list[floa
     return options[:MAX_OPTIONS]
 
 
-def comb(profile: np.ndarray, a: float, b: float, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(lines, mids)``: the profile's strongest value near each of the n+1 line positions evenly
-    spaced from ``a`` to ``b`` (the borders included: a border that is no line, a panel's edge,
-    spoils the comb), and its mean near each of the n cell middles."""
-    step = (b - a) / n
-    tol = max(1, int(round(0.08 * step)))
-    lines = [profile[max(0, p - tol):p + tol + 1].max() for p in np.round(a + np.arange(0, n + 1) * step).astype(int)]
-    mids = [profile[max(0, p - tol):p + tol + 1].mean() for p in np.round(a + (np.arange(n) + 0.5) * step).astype(int)]
-    return np.array(lines), np.array(mids)
+def window_filters(profile: np.ndarray, tol: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(max, mean)`` of ``profile`` over the window ``[i - tol, i + tol]`` around every index
+    (the window clipped at the ends)."""
+    padded = np.pad(profile, tol, mode="constant", constant_values=-np.inf)
+    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * tol + 1)
+    counts = np.lib.stride_tricks.sliding_window_view(np.pad(np.ones_like(profile), tol), 2 * tol + 1).sum(axis=1)
+    sums = np.lib.stride_tricks.sliding_window_view(np.pad(profile, tol), 2 * tol + 1).sum(axis=1)
+    return windows.max(axis=1), sums / counts
 
 
 def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: int) -> tuple[float, float, np.ndarray, np.ndarray]:
-    """``(a, b, lines, mids)`` of the border pair (one of ``starts``, one of ``ends``) whose n-cell
-    comb stands out most (20 % quantile of the lines over the 80 % quantile of the middles)."""
-    best = None
-    for a in starts:
-        for b in ends:
-            if b - a < n * 4:
-                continue
-            lines, mids = comb(profile, a, b, n)
-            value = np.quantile(lines, 0.2) - np.quantile(mids, 0.8)
-            if best is None or value > best[0]:
-                best = (value, a, b, lines, mids)
-    if best is None:
-        a, b = starts[0], max(ends[0], starts[0] + n * 4)
-        return (a, b, *comb(profile, a, b, n))
-    return best[1:]
+    """``(a, b, lines, mids)`` of the n-cell comb that stands out most: borders ``a`` near one of
+    ``starts`` and ``b`` near one of ``ends`` (each shifted by up to ``COMB_SHIFT`` of a cell, a
+    thin border beside a stronger panel edge is often no ridge of its own), ``lines`` the profile's
+    strongest value near each of the n+1 evenly spaced lines (the borders included: a border that
+    is no line spoils the comb), ``mids`` its mean near each of the n cell middles. Stands out:
+    the 20 % quantile of the lines over the 80 % quantile of the middles."""
+    span = float(np.median(ends)) - float(np.median(starts))
+    step = max(span / n, 4.0)
+    tol = max(1, int(round(0.08 * step)))
+    top, mean = window_filters(profile, tol)
+    shifts = np.linspace(-COMB_SHIFT, COMB_SHIFT, 2 * COMB_SHIFT_STEPS + 1) * step
+    a = (np.asarray(starts, float)[:, None] + shifts).ravel()
+    b = (np.asarray(ends, float)[:, None] + shifts).ravel()
+    a, b = (x.ravel() for x in np.meshgrid(a, b))
+    ok = b - a >= 4 * n
+    a, b = (a, b) if ok.any() else (a[:1], a[:1] + 4 * n)
+    a, b = (a[ok], b[ok]) if ok.any() else (a, b)
+    last = len(profile) - 1
+    spacing = (b - a)[:, None] / n
+    lines = top[np.clip(np.round(a[:, None] + spacing * np.arange(n + 1)), 0, last).astype(int)]
+    mids = mean[np.clip(np.round(a[:, None] + spacing * (np.arange(n) + 0.5)), 0, last).astype(int)]
+    value = np.quantile(lines, 0.2, axis=1) - np.quantile(mids, 0.8, axis=1)
+    k = int(np.argmax(value))
+    return float(a[k]), float(b[k]), lines[k], mids[k]
 
 
 def count_cells(dark: np.ndarray, lo: int, hi: int,
-                options: tuple[list[float], list[float], list[float], list[float]]) -> tuple[int, float, float, tuple[float, ...]]:
+                options: tuple[list[float], list[float], list[float], list[float]]) -> tuple[int, float, float, tuple[float, ...], float]:
     """``(N, score, contrast, span)``: the largest N in 3..16 whose evenly spaced inner lines stand
     out from the cell middles (in profiles opened for that N, see :func:`line_profiles_at`) by at
     least ``N_FRACTION`` of the best contrast of any N, and its borders ``span = (x0, x1, y0, y1)``,
-    each picked from its ``options`` (see :func:`border_options`) so the comb fits best.
-    ``(0, 0, 0, ())`` when no N shows any contrast."""
-    contrasts, spans = {}, {}
+    each picked from its ``options`` (see :func:`border_options`) so the comb fits best, and how
+    firm its borders are (their strength over the inner lines', at most 1). A passing N that is a
+    multiple of a smaller passing one must show lines between the coarser comb's (see
+    :func:`lines_between`). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
+    contrasts, spans, firm, inner_lines = {}, {}, {}, {}
     widened = widen(dark)
     for n in range(MIN_N, MAX_N + 1):
         col, row = line_profiles_at(widened, lo, hi, n)
@@ -328,16 +368,37 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
         lines, mids = np.concatenate([col_lines, row_lines]), np.concatenate([col_mids, row_mids])
         contrasts[n] = float(np.quantile(lines, 0.2) - np.quantile(mids, 0.8))
         spans[n] = (x0, x1, y0, y1)
+        borders = np.array([col_lines[0], col_lines[-1], row_lines[0], row_lines[-1]])
+        inner = np.concatenate([col_lines[1:-1], row_lines[1:-1]])
+        inner_lines[n] = (col_lines[1:-1], row_lines[1:-1])
+        firm[n] = float(np.clip(borders.mean() / max(float(np.median(inner)), 1e-3), 0.0, 1.0))
     best = max(contrasts.values())
     if best <= 0:
-        return 0, 0.0, 0.0, ()
-    n = max(k for k, v in contrasts.items() if v >= N_FRACTION * best)
-    return n, float(best), contrasts[n], spans[n]
+        return 0, 0.0, 0.0, (), 0.0
+    passing = sorted((k for k, v in contrasts.items() if v >= N_FRACTION * best), reverse=True)
+    n = passing[0]
+    for m in passing[1:]:
+        if n % m == 0 and not lines_between(inner_lines[n], n // m):
+            n = m  # the finer comb's extra lines are digit strokes, not lines
+    return n, float(best), contrasts[n], spans[n], firm[n]
 
 
-def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> np.ndarray | None:
-    """Quadratic coefficients (``np.polyfit`` order) of one border side in the probe: for a
-    vertical side (``axis=0``) x as a function of y, else y of x. None when too few slices show it.
+def lines_between(inner: tuple[np.ndarray, np.ndarray], k: int) -> bool:
+    """True if a comb's lines that a ``k`` times coarser comb lacks (inner lines of both axes, see
+    :func:`count_cells`) are lines too: their median at least ``BETWEEN_FRACTION`` of the shared
+    ones'. A grid of 2N read over a grid of N puts its extra lines on the big digits' strokes."""
+    shared, extra = [], []
+    for values in inner:
+        for i, v in enumerate(values, start=1):
+            (shared if i % k == 0 else extra).append(v)
+    return float(np.median(extra)) >= BETWEEN_FRACTION * float(np.median(shared))
+
+
+def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> tuple[np.ndarray | None, float]:
+    """``(coefficients, support)``: the quadratic (``np.polyfit`` order) of one border side in the
+    probe, for a vertical side (``axis=0``) x as a function of y, else y of x (None when too few
+    slices show it), and the share of slices whose ridge lies on it (a real border runs the whole
+    way; a panel edge, a row of keys or a shadow does not).
 
     The side is followed slice by slice from the middle outwards, each slice looking for the ridge
     (:func:`ridges`: a line, not the edge of a dark surround) within ``TRACK_PX`` of where the
@@ -357,16 +418,17 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
             if profiles[i][int(np.clip(round(p), 0, d.shape[1] - 1))] >= TRACK_FLOOR * strength:
                 found[i] = pos = p
     if len(found) < 6:
-        return None
+        return None, len(found) / len(starts)
     ts = np.array([starts[i] + width / 2 for i in found])
     ps = np.array(list(found.values()))
     keep = np.abs(ps - np.median(ps)) < reach
     for _ in range(2):
         if keep.sum() < 6:
-            return None
+            return None, float(keep.sum()) / len(starts)
         coef = np.polyfit(ts[keep], ps[keep], 2)
         keep = np.abs(np.polyval(coef, ts) - ps) < max(1.5, 2.5 * np.std(np.polyval(coef, ts[keep]) - ps[keep]))
-    return np.polyfit(ts[keep], ps[keep], 2) if keep.sum() >= 6 else None
+    support = float(keep.sum()) / len(starts)
+    return (np.polyfit(ts[keep], ps[keep], 2) if keep.sum() >= 6 else None), support
 
 
 def evenly_spaced_borders(profile: np.ndarray, a: float, b: float, n: int) -> tuple[float, float]:
@@ -453,7 +515,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     reach = 0.5 * margin + 2
     options = (border_options(col, margin, reach), border_options(col, side - 1 - margin, reach),
                border_options(row, margin, reach), border_options(row, side - 1 - margin, reach))
-    n, _, contrast, span = count_cells(dark, lo, hi, options)
+    n, _, contrast, span, firm = count_cells(dark, lo, hi, options)
     if n == 0 or contrast < MIN_CONTRAST * 0.5:
         return None
     x0, x1, y0, y1 = span
@@ -462,15 +524,18 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     # Each side is followed close to its border: a panel edge or shadow a third of a cell away
     # must not pull a thin border line over to it.
     rx, ry = min(reach, 1.5 * BORDER_SLACK * (x1 - x0) / n), min(reach, 1.5 * BORDER_SLACK * (y1 - y0) / n)
-    fits = [fit_side(dark, 0, x0, rx, lo, hi), fit_side(dark, 0, x1, rx, lo, hi),
-            fit_side(dark, 1, y0, ry, lo, hi), fit_side(dark, 1, y1, ry, lo, hi)]
+    fitted = [fit_side(dark, 0, x0, rx, lo, hi), fit_side(dark, 0, x1, rx, lo, hi),
+              fit_side(dark, 1, y0, ry, lo, hi), fit_side(dark, 1, y1, ry, lo, hi)]
+    fits = [f for f, _ in fitted]
+    support = float(np.mean([s for _, s in fitted]))
     defaults = [np.array([0, 0, x0]), np.array([0, 0, x1]), np.array([0, 0, y0]), np.array([0, 0, y1])]
     sides = [f if f is not None else d for f, d in zip(fits, defaults)]
     inner = side_corners(sides)
     back = cv2.perspectiveTransform(inner.reshape(1, 4, 2).astype(np.float64), np.linalg.inv(h))[0]
     area = cv2.contourArea(back.astype(np.float32))
     cells = _cell_centres(dark, (x0, x1, y0, y1), n)
-    return Probe(back, n, contrast * np.sqrt(area), contrast, cells)
+    tidy = float(np.clip(1.0 - clutter(widen(dark), lo, hi, span, n) / CLUTTER_LIMIT, 0.02, 1.0))
+    return Probe(back, n, contrast * np.sqrt(area) * firm * tidy, contrast, cells, support)
 
 
 def _cell_centres(dark: np.ndarray, span: tuple[float, float, float, float], n: int) -> float:
