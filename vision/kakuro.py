@@ -8,8 +8,9 @@
 The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest reading of the numbers
 (every number one of the values read for it) whose puzzle has exactly one solution; every number it
 changes is reported.
-A reading is *confident* only when it has exactly one solution with no change and every cell and
-number was read with high probability. Every stage is timed.
+A reading is *confident* only when it has exactly one solution with no change, no other reading
+nearly as likely also has one (a close rival, see :mod:`vision.kakuro_reconcile`), and every cell
+and number was read with high probability. Every stage is timed.
 
 Example::
 
@@ -31,7 +32,8 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 from .errors import NoPuzzleFound
 from .image_io import load_image
 from .kakuro_cells import (CLUE_DIAGONAL, cell_patch, cell_tones, classify, clue_glyphs, diagonal_strength,
-                           digit_model, entry_glyph, number_alternatives, segmentations, white_probabilities)
+                           digit_model, entry_glyph, number_alternatives, segmentations, white_by_steps,
+                           boundary_steps, white_probabilities)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
 from .kakuro_reconcile import ReadingSolver
 
@@ -42,6 +44,9 @@ SPLIT_PENALTY = 0.05
 """Weight of the readings of a lone glyph cut in two (see :func:`vision.kakuro_cells.segmentations`)."""
 SURE_DARK = 0.1
 """A cell whose probability of being white is below this is dark, whatever the layout says."""
+
+RIVAL_NOTE = "another reading nearly as likely also has exactly one solution"
+"""How a reading's notes say the search found a close rival (such a reading is not confident)."""
 
 Slot = tuple[Cell, str]
 """A clue number: its clue cell and ``'across'`` or ``'down'``."""
@@ -115,10 +120,19 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
     with _timed(seconds, "grid"):
         grid = find_kakuro_grid(pixels)
+    return read_kakuro_in(grid, debug=debug, seconds=seconds)
+
+
+def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[str, float] | None = None) -> KakuroReading:
+    """Read the Kakuro of a grid already found (the stages after the grid finder; a grid from known
+    corners, :func:`vision.kakuro_grid.grid_from_corners`, measures them alone). ``seconds`` holds
+    the times of earlier stages."""
+    seconds = dict(seconds or {})
     with _timed(seconds, "cells"):
         patches = {(r, c): cell_patch(grid, (r, c)) for r in range(grid.rows) for c in range(grid.cols)}
         tones, level = cell_tones(patches)
-        white = white_probabilities(tones)
+        edge = frozenset((r, c) for r in range(grid.rows) for c in range(grid.cols) if r == 0 or c == 0)
+        white = white_by_steps(white_probabilities(tones), boundary_steps(patches, level), edge)
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}
         layout = settle_layout(grid.rows, grid.cols, white, diagonal)
         white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= 2 * CLUE_DIAGONAL else p
@@ -129,7 +143,7 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
         entries, entry_conf = read_entries(layout, patches, level, model)
     with _timed(seconds, "solve"):
         puzzle, status, solution, changes, notes = reconcile(grid.rows, grid.cols, layout, numbers, entries)
-    sure = (status == "unique" and not changes and all(max(p, 1 - p) >= SURE_CELL for p in white.values())
+    sure = (status == "unique" and not changes and not any(note.startswith(RIVAL_NOTE) for note in notes) and all(max(p, 1 - p) >= SURE_CELL for p in white.values())
             and all(alts and alts[0][1] >= SURE for alts in numbers.values()))
     extra = {"rectified": grid.rectified} if debug else {}
     return KakuroReading(puzzle, status, solution, sure, tuple(changes), numbers, white, entry_conf, grid,
@@ -268,6 +282,10 @@ def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int,
         reason = "the numbers as read gave no solution or several, or were not read"
         changes = [KakuroChange(slot, read[slot], value, reason) for slot, value in sorted(settled.reading.items())
                    if value != read[slot]]
+        if settled.rival is not None:
+            differ = [f"the {d} number at {cell_name(cell)} as {v}" for (cell, d), v in sorted(settled.rival.items())
+                      if v != settled.reading[(cell, d)]]
+            notes.append(f"{RIVAL_NOTE}: {', '.join(differ)}")
     else:
         notes.append(f"no reading of the numbers found with exactly one solution (as read: "
                      f"{'no' if settled.status == 'none' else 'more than one'} solution)")
@@ -292,4 +310,4 @@ def _timed(seconds: dict[str, float], stage: str):
         seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - start, 4)
 
 
-__all__ = ["KakuroChange", "KakuroReading", "read_kakuro", "reconcile"]
+__all__ = ["KakuroChange", "KakuroReading", "read_kakuro", "read_kakuro_in", "reconcile"]

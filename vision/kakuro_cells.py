@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
 from .operators import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v9"
+MODEL_VERSION = "kakuro-digits-v10"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -68,8 +68,11 @@ ENTRY_HEIGHT = 0.3
 """Least height of a written digit in a white cell, as a share of the cell."""
 ENTRY_INK = 0.4
 """Darkness (0 white … 1 far darker) above which a pixel of a white cell is written ink."""
-TRAINING_PUZZLES = 150
+TRAINING_PUZZLES = 300
 """Drawn and photographed Kakuro the digit model learns from."""
+TRAINING_LEVELS = ("clean", "handheld", "hard", "hard")
+"""Photo levels of the training Kakuro in turn (hard twice: its small, shaded digits are the most
+often misread)."""
 
 
 # -- tones ------------------------------------------------------------------------------------------
@@ -138,6 +141,153 @@ def white_probabilities(tones: dict) -> dict:
     return {cell: float(1 / (1 + np.exp(-(t - middle) / slope))) for cell, t in tones.items()}
 
 
+# -- white cells from the steps between neighbours ---------------------------------------------------
+STRIP = (4, 22)
+"""Pixels from a shared boundary (of the CELL-px patches) over which its two sides are compared."""
+STRIP_PERCENTILE = 60
+"""The grey of a side at one place along the boundary: this percentile across the strip (a grid
+line a few pixels off where the boundary was snapped, as on a curled page, stays out)."""
+STEP_EPS = 0.1
+"""Added to both sides of a step (as a share of the brighter side, so a shadow scales it too) so two
+dark fills do not compare as far apart as their noise makes them."""
+SAME_STEP, DIFFERENT_STEP = 0.05, 0.18
+"""Log brightness steps across a boundary: white next to white stays under SAME_STEP, a white cell
+next to a block or clue cell rises over DIFFERENT_STEP (kdev hard with true corners: white–white
+95th percentile 0.10, white–dark 5th percentile 0.17; grey blocks are about 0.25 below white)."""
+STEP_WEIGHT = 2.5
+"""Cost (nats) of a boundary step that contradicts the labels of its two cells."""
+DARK_STEP_SHARE = 0.5
+"""Share of STEP_WEIGHT that two dark cells pay for a step as large as a white cell's beside them."""
+TONE_WEIGHT = 0.3
+"""Weight of a cell's own tone (its -log probability) against the boundary steps."""
+TONE_CLIP = 0.03
+"""A tone probability is clipped into [TONE_CLIP, 1 - TONE_CLIP]: a shadow can fool any tone."""
+
+
+def boundary_steps(patches: dict, level: dict) -> dict:
+    """``(a, b) → step`` for every pair of side-by-side cells (``b`` right of or below ``a``): the
+    median, along their shared boundary, of the log ratio of the grey just inside ``a`` to the grey
+    just inside ``b`` (STRIP_PERCENTILE of the STRIP pixels from the boundary; STEP_EPS of the brighter added to each).
+    A shadow darkens both sides alike unless its edge runs right along the boundary, so the step
+    says white next to white (about 0), or which of the two is the white one (far from 0)."""
+    steps = {}
+    a0, a1 = STRIP
+    for (r, c), p in patches.items():
+        for q, (mine, theirs) in (((r, c + 1), (p[8:56, CELL - a1:CELL - a0], lambda o: o[8:56, a0:a1])),
+                                  ((r + 1, c), (p[CELL - a1:CELL - a0, 8:56].T, lambda o: o[a0:a1, 8:56].T))):
+            if q in patches:
+                x, y = (np.percentile(side, STRIP_PERCENTILE, axis=1) for side in (mine, theirs(patches[q])))
+                eps = STEP_EPS * np.maximum(x, y) + 1.0  # + 1: two black sides are alike, not 0 / 0
+                steps[((r, c), q)] = float(np.median(np.log((x + eps) / (y + eps))))
+    return steps
+
+
+def step_costs(step: float) -> tuple[float, float, float, float]:
+    """Costs of the labels (dark 0, white 1) of a boundary's two sides given its step:
+    ``(V00, V01, V10, V11)``: two whites want no step, a white beside a dark one a step of at
+    least DIFFERENT_STEP up to the white side; two dark cells may differ somewhat (a grey block
+    and a clue cell with its figures) but pay a share of it for a step as large as a white cell's
+    beside them (V11 gives way by as much, so the costs are submodular, V00 + V11 ≤ V01 + V10, and
+    :func:`min_cut_labels` minimises them exactly)."""
+    ramp = lambda x, lo, width: min(1.0, max(0.0, (x - lo) / width))  # noqa: E731
+    v11 = STEP_WEIGHT * ramp(abs(step), SAME_STEP, DIFFERENT_STEP - SAME_STEP)
+    v10 = STEP_WEIGHT * ramp(-step, -DIFFERENT_STEP, DIFFERENT_STEP - SAME_STEP)  # a white, b dark: step ≥ D
+    v01 = STEP_WEIGHT * ramp(step, -DIFFERENT_STEP, DIFFERENT_STEP - SAME_STEP)
+    v00 = DARK_STEP_SHARE * STEP_WEIGHT * ramp(abs(step), DIFFERENT_STEP, 0.2)
+    return v00, v01, v10, min(v11, v01 + v10 - v00)
+
+
+def white_by_steps(white: dict, steps: dict, dark: frozenset) -> dict:
+    """P(white) per cell from its tone (``white``) and the boundary steps (:func:`boundary_steps`)
+    together: the labelling of least total cost (tone costs TONE_WEIGHT·-log p, step costs
+    :func:`step_costs`; cells in ``dark`` are dark), found exactly by a minimum cut, and for each
+    cell the logistic of how much dearer the other label would be with its neighbours kept."""
+    cells = sorted(white)
+    unary = {}
+    for cell in cells:
+        p = min(1 - TONE_CLIP, max(TONE_CLIP, white[cell]))
+        unary[cell] = [TONE_WEIGHT * -np.log(1 - p), TONE_WEIGHT * -np.log(p)]
+        if cell in dark:
+            unary[cell] = [0.0, 1e3]
+    pair = {edge: step_costs(step) for edge, step in steps.items()}
+    labels = min_cut_labels(cells, unary, pair)
+    out = {}
+    for cell in cells:
+        cost = [unary[cell][x] + sum(_pair_cost(pair, cell, other, x, labels[other]) for other in _around(cell, labels))
+                for x in (0, 1)]
+        out[cell] = float(1 / (1 + np.exp(np.clip(cost[1] - cost[0], -50, 50))))
+    return out
+
+
+def _around(cell, labels):
+    r, c = cell
+    return [q for q in ((r, c - 1), (r, c + 1), (r - 1, c), (r + 1, c)) if q in labels]
+
+
+def _pair_cost(pair: dict, cell, other, x: int, y: int) -> float:
+    """The step cost of ``cell`` labelled ``x`` beside ``other`` labelled ``y``."""
+    if (cell, other) in pair:
+        return pair[(cell, other)][2 * x + y]
+    return pair[(other, cell)][2 * y + x]
+
+
+def min_cut_labels(cells: list, unary: dict, pair: dict) -> dict:
+    """The 0/1 labels of least ``Σ unary[cell][x] + Σ pair[(a, b)][2·x_a + x_b]`` for submodular
+    pair costs (V00 + V11 ≤ V01 + V10; a pair that is not is made so by raising V01), by a minimum
+    s–t cut (Kolmogorov–Zabih construction; label 1 on the sink side)."""
+    index = {cell: i + 2 for i, cell in enumerate(cells)}
+    n = len(cells) + 2
+    cap = [dict() for _ in range(n)]
+
+    def add(u: int, v: int, c: float) -> None:
+        if c > 0:
+            cap[u][v] = cap[u].get(v, 0.0) + c
+            cap[v].setdefault(u, 0.0)
+
+    cost1 = {cell: unary[cell][1] - unary[cell][0] for cell in cells}
+    for (a, b), (v00, v01, v10, v11) in pair.items():
+        v01 = max(v01, v00 + v11 - v10)
+        cost1[a] += v10 - v00
+        cost1[b] += v11 - v10
+        add(index[a], index[b], v01 + v10 - v00 - v11)
+    for cell, c in cost1.items():
+        add(0, index[cell], c) if c > 0 else add(index[cell], 1, -c)
+    _max_flow(cap, 0, 1)
+    reach, stack = {0}, [0]
+    while stack:
+        u = stack.pop()
+        for v, c in cap[u].items():
+            if c > 1e-9 and v not in reach:
+                reach.add(v)
+                stack.append(v)
+    return {cell: 0 if index[cell] in reach else 1 for cell in cells}
+
+
+def _max_flow(cap: list, s: int, t: int) -> None:
+    """Push a maximum flow from ``s`` to ``t`` through ``cap`` (residual capacities, changed in
+    place) by shortest augmenting paths."""
+    while True:
+        parent = {s: None}
+        queue = [s]
+        for u in queue:
+            if t in parent:
+                break
+            for v, c in cap[u].items():
+                if c > 1e-9 and v not in parent:
+                    parent[v] = u
+                    queue.append(v)
+        if t not in parent:
+            return
+        path, v = [], t
+        while parent[v] is not None:
+            path.append((parent[v], v))
+            v = parent[v]
+        push = min(cap[u][v] for u, v in path)
+        for u, v in path:
+            cap[u][v] -= push
+            cap[v][u] = cap[v].get(u, 0.0) + push
+
+
 # -- glyphs -----------------------------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
 class NumberGlyphs:
@@ -148,10 +298,16 @@ class NumberGlyphs:
 
 
 def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray) -> np.ndarray:
-    """How far each pixel is from the fill towards the other tone — light figures on a dark fill
-    (fill under half the white level), dark figures on a light one — as a share of the strongest
-    such difference inside ``where`` (so thin, blurred figures reach 1 too); 0..1."""
-    diff = patch - fill if fill < 0.5 * white else fill - patch
+    """How far each pixel is from the fill towards the figures' tone, as a share of the strongest
+    such difference inside ``where`` (so thin, blurred figures reach 1 too); 0..1. The figures are
+    light (on a dark fill) when the light tail of the grey levels inside ``where`` reaches further
+    from the fill than the dark tail, else dark: a grey fill under a shadow is darker than the
+    white level elsewhere but its figures stay dark (``white`` decides only when ``where`` is empty)."""
+    if where.any():
+        light = float(np.percentile(patch[where] - fill, 99.5)) > float(np.percentile(fill - patch[where], 99.5))
+    else:
+        light = fill < 0.5 * white
+    diff = patch - fill if light else fill - patch
     peak = float(np.percentile(diff[where], 99.5)) if where.any() else 0.0
     return np.clip(diff / max(25.0, peak), 0.0, 1.0).astype(np.float32)
 
@@ -335,7 +491,7 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
                               for c in range(c_max)) for r in range(r_max))
         puzzle = KakuroPuzzle(r_max, c_max, grid, entries)
         style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
-        photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), ("clean", "handheld", "hard")[(seed // 3) % 3], seed=seed)
+        photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)], seed=seed)
         found = _training_grid(photo, r_max, c_max, seed)
         patches = {cell: cell_patch(found, cell) for cell in puzzle.cells}
         _, level = cell_tones(patches)

@@ -313,3 +313,15 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     lines_y = snap(row, best.rows, grey.shape[0])
     confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
     return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
+
+
+def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> KakuroGridFind:
+    """The grid of known outer corners (TL, TR, BR, BL in ``image``) and counts, its boundaries
+    snapped as :func:`find_kakuro_grid` snaps them (to measure the later stages alone, and to cut
+    training glyphs)."""
+    corners = order_corners(np.asarray(corners, np.float64))
+    rectified, homography = rectify_grid(image, corners, rows, cols)
+    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
+    col, row = boundary_profiles(grey, (0, grey.shape[0]), (0, grey.shape[1]))
+    return KakuroGridFind(corners, rows, cols, rectified, snap(col, cols, grey.shape[1]), snap(row, rows, grey.shape[0]),
+                          homography, 1.0)

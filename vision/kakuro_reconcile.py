@@ -17,6 +17,10 @@ from a priority queue, cheapest first, starting with the best value of every num
 
 Each question is one incremental SAT call under assumptions, so hundreds are cheap. The search
 stops after MAX_QUESTIONS and then returns the reading as read (its status says what is wrong).
+
+Once a reading is found, the search goes on (every number of that reading also moved to its next
+value) for a *rival*: another reading with exactly one solution that costs at most RIVAL_MARGIN
+more. A rival means the photo does not tell the two apart, so the reading is not confident.
 """
 from __future__ import annotations
 
@@ -40,15 +44,23 @@ FLOOR = 1e-4
 """Least probability a reading's value counts with."""
 
 
+RIVAL_MARGIN = 3.0
+"""A reading with one solution whose cost is within this of the best one's (a probability ratio of
+e^3 ≈ 20) is a close rival: the photo does not settle which of the two it shows."""
+
+
 @dataclass(frozen=True)
 class Settled:
     """The outcome: ``reading`` (slot → value), ``status`` of the puzzle it makes (``'unique'``,
-    ``'multiple'`` or ``'none'``), ``solution`` when unique, ``questions`` asked."""
+    ``'multiple'`` or ``'none'``), ``solution`` when unique, ``questions`` asked, and ``rival``: a
+    different reading that also has exactly one solution and costs at most RIVAL_MARGIN more
+    (None when the search found none)."""
 
     reading: dict[Slot, int]
     status: str
     solution: dict[Cell, int] | None
     questions: int
+    rival: dict[Slot, int] | None = None
 
 
 class ReadingSolver:
@@ -121,7 +133,9 @@ class ReadingSolver:
                 differ = self._grid(self.solver.get_model()) if other else None
                 self.solver.add_clause([-guard])
                 if not other:
-                    return Settled(self._reading(slots, picks, grid), "unique", grid, questions)
+                    reading = self._reading(slots, picks, grid)
+                    rival, asked = self._rival(slots, picks, queue, seen, MAX_QUESTIONS - questions, reading)
+                    return Settled(reading, "unique", grid, questions + asked, rival)
                 status = "multiple"
                 cells = [cell for cell in grid if grid[cell] != differ[cell]]
                 doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
@@ -134,6 +148,53 @@ class ReadingSolver:
                         heapq.heappush(queue, (self._cost(slots, moved), moved))
         reading = {slot: self.options[slot][0][1] for slot in slots}
         return Settled(reading, first_status or "none", None, questions)
+
+    def _rival(self, slots: list[Slot], picks: tuple[int, ...], queue: list, seen: set, budget: int,
+               best: dict[Slot, int]) -> tuple[dict[Slot, int] | None, int]:
+        """``(rival, questions)``: the search carried on past the best reading (of cost c, whose
+        every number is also moved to its next value) until a different reading with exactly one
+        solution turns up (the rival) or every reading left costs more than c + RIVAL_MARGIN."""
+        limit = self._cost(slots, picks) + RIVAL_MARGIN
+        for i in range(len(slots)):
+            if picks[i] + 1 < len(self.options[slots[i]]):
+                moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
+                if moved not in seen:
+                    seen.add(moved)
+                    heapq.heappush(queue, (self._cost(slots, moved), moved))
+        asked = 0
+        while queue and asked < budget:
+            cost, picks = heapq.heappop(queue)
+            if cost > limit:
+                break
+            assumptions = [self.options[slot][k][2] for slot, k in zip(slots, picks)]
+            asked += 1
+            if not self.solver.solve(assumptions=assumptions):
+                doubt = {self.slot_of[lit] for lit in (self.solver.get_core() or []) if lit in self.slot_of}
+            else:
+                grid = self._grid(self.solver.get_model())
+                reading = self._reading(slots, picks, grid)
+                if reading == best:  # a free pick that adds up to the best reading's number
+                    doubt = set(slots)
+                else:
+                    assumptions = self._fixed(slots, picks, grid, assumptions)
+                    self.top += 1
+                    guard = self.top
+                    self.solver.add_clause([-guard] + [-self.literal(cell, v) for cell, v in grid.items()])
+                    asked += 1
+                    other = self.solver.solve(assumptions=assumptions + [guard])
+                    differ = self._grid(self.solver.get_model()) if other else None
+                    self.solver.add_clause([-guard])
+                    if not other:
+                        return reading, asked
+                    cells = [cell for cell in grid if grid[cell] != differ[cell]]
+                    doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
+            for i, slot in enumerate(slots):
+                if slot in doubt and picks[i] + 1 < len(self.options[slot]):
+                    moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
+                    if moved not in seen:
+                        seen.add(moved)
+                        heapq.heappush(queue, (self._cost(slots, moved), moved))
+        return None, asked
 
     def _fixed(self, slots: list[Slot], picks: tuple[int, ...], grid: dict[Cell, int], assumptions: list[int]) -> list[int]:
         """The assumptions with every free pick replaced by its run encoded with the total its digits

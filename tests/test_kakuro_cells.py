@@ -1,0 +1,88 @@
+"""Kakuro cell reading pieces on known truth: the minimum cut finds the cheapest labelling, boundary
+steps tell white cells from dark ones under a hard shadow, dark figures on a shaded grey fill are
+ink, and the solver in the loop reports a close rival reading."""
+import itertools
+
+import numpy as np
+
+from solver.kakuro.model import BLOCK, WHITE, Clue, KakuroPuzzle
+from vision.kakuro_cells import (CELL, boundary_steps, clue_glyphs, ink_map, min_cut_labels, step_costs,
+                                 white_by_steps)
+from vision.kakuro_reconcile import ReadingSolver
+
+
+def _energy(labels, unary, pair):
+    return sum(unary[c][labels[c]] for c in unary) + sum(v[2 * labels[a] + labels[b]] for (a, b), v in pair.items())
+
+
+def test_min_cut_finds_the_cheapest_labelling_of_small_grids():
+    rng = np.random.default_rng(5)
+    cells = [(r, c) for r in range(3) for c in range(3)]
+    for _ in range(20):
+        unary = {cell: list(rng.uniform(0, 3, 2)) for cell in cells}
+        pair = {}
+        for (r, c) in cells:
+            for q in ((r, c + 1), (r + 1, c)):
+                if q in unary:
+                    pair[((r, c), q)] = step_costs(float(rng.normal(0, 0.4)))
+        labels = min_cut_labels(cells, unary, pair)
+        best = min(_energy(dict(zip(cells, bits)), unary, pair) for bits in itertools.product((0, 1), repeat=len(cells)))
+        assert abs(_energy(labels, unary, pair) - best) < 1e-6
+
+
+def _shadowed_patches(whites: set, rows: int, cols: int, fill: float = 170.0):
+    """Flat patches: white cells 230 grey, grey blocks ``fill``, a dark grid line along each cell's
+    edges, and a hard shadow (half the light) right of a line through the middle of the fourth
+    column (a shadow's edge crosses cells; the steps across boundaries it does not follow hold)."""
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    patches = {}
+    for r in range(rows):
+        for c in range(cols):
+            tone = 230.0 if (r, c) in whites else fill
+            shade = np.where(c * CELL + xs > 3.4 * CELL + 0.05 * (r * CELL + ys), 0.5, 1.0)
+            p = (tone * shade).astype(np.float32)
+            p[:2], p[-2:], p[:, :2], p[:, -2:] = 40, 40, 40, 40
+            patches[(r, c)] = p
+    return patches
+
+
+def test_boundary_steps_find_white_cells_under_a_shadow_their_tone_calls_dark():
+    rows, cols = 4, 6
+    whites = {(r, c) for r in range(1, 4) for c in range(1, 6) if (r, c) not in ((2, 3), (3, 1))}
+    patches = _shadowed_patches(whites, rows, cols)
+    level = {cell: 230.0 for cell in patches}
+    tone_says = {cell: 0.95 if np.percentile(p, 75) > 200 else 0.05 for cell, p in patches.items()}
+    assert sum(tone_says[cell] < 0.5 for cell in whites) >= 4  # whites in the shadow: dark by their tone
+    edge = frozenset(cell for cell in patches if 0 in cell)
+    white = white_by_steps(tone_says, boundary_steps(patches, level), edge)
+    assert {cell for cell, p in white.items() if p > 0.5} == whites
+
+
+def test_dark_figures_on_a_shaded_grey_fill_are_ink():
+    patch = np.full((CELL, CELL), 80.0, np.float32)  # a grey clue cell in a shadow: darker than half the white level
+    for k in range(CELL):
+        patch[k, max(0, k - 1):k + 2] = 20.0  # the diagonal
+    patch[14:26, 40:43] = 20.0  # a "1" in the across half, dark as printed
+    where = np.zeros_like(patch, bool)
+    where[8:30, 34:58] = True
+    ink = ink_map(patch, 80.0, 230.0, where)
+    assert ink[20, 41] > 0.9 and ink[10, 50] < 0.1
+    number = clue_glyphs(patch, 230.0, "across")
+    assert number is not None and len(number.glyphs) == 1
+
+
+def test_a_close_rival_reading_is_reported():
+    # two one-cell down runs and one across run over both: each reading below is the digits' sums
+    puzzle = KakuroPuzzle(2, 3, ((BLOCK, Clue(3, None), Clue(4, None)), (Clue(None, 3), WHITE, WHITE)))
+    sure = {((0, 1), "down"): ((1, 0.99),), ((0, 2), "down"): ((2, 0.99),)}
+    close = {**sure, ((1, 0), "across"): ((3, 0.55), (4, 0.45))}
+    with ReadingSolver(puzzle, close) as search:
+        settled = search.settle()
+    assert settled.status == "unique" and settled.reading[((1, 0), "across")] == 3 and settled.rival is None
+    close = {((0, 1), "down"): ((1, 0.6), (3, 0.4)), ((0, 2), "down"): ((2, 0.99),),
+             ((1, 0), "across"): ((3, 0.55), (5, 0.45))}
+    with ReadingSolver(puzzle, close) as search:
+        settled = search.settle()
+    assert settled.status == "unique" and settled.reading == {((0, 1), "down"): 1, ((0, 2), "down"): 2,
+                                                              ((1, 0), "across"): 3}
+    assert settled.rival == {((0, 1), "down"): 3, ((0, 2), "down"): 2, ((1, 0), "across"): 5}
