@@ -47,6 +47,12 @@ BLANK = "_"
 STRIP_CLASSES = CLUE_CLASSES + (BLANK,)
 MAX_DIGITS = 7
 """Longest clue number read (a 6-cell product on a 16×16 has 8 digits at most; 7 covers real ones)."""
+INSERTION = 0.02
+"""Factor on the probability of every new character: below 1 penalises characters read into the
+blur between two (measured on generated photos, seed 900: hand-held labels 76% → 87% right,
+from 1 down to 0.1 and flat to 0.003)."""
+BLANK_BOOST = 1.0
+"""Factor on the blank class's frame probability before decoding."""
 BEAM = 12
 """Prefixes kept by the beam search."""
 
@@ -101,14 +107,19 @@ def _allowed(prefix: str, ch: str) -> bool:
 
 
 def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: int = BEAM,
-           keep: int = 8) -> list[tuple[str, float]]:
+           keep: int = 8, insertion: float | None = None, blank_boost: float | None = None) -> list[tuple[str, float]]:
     """The ``keep`` likeliest clue texts for frame probabilities ``probs`` (T × len(classes)),
     as ``(text, probability)`` normalised over the texts of the final beam; empty when no text is
     likelier than none."""
+    insertion = INSERTION if insertion is None else insertion
+    blank_boost = BLANK_BOOST if blank_boost is None else blank_boost
     blank = classes.index(BLANK)
     index = {c: i for i, c in enumerate(classes)}
+    probs = probs.astype(np.float64).copy()
+    probs[:, blank] *= blank_boost
+    probs /= probs.sum(1, keepdims=True)
     beams: dict[str, tuple[float, float]] = {"": (1.0, 0.0)}
-    for row in probs.astype(np.float64):
+    for row in probs:
         likely = [k for k in np.flatnonzero(row > 1e-3) if k != blank]
         nxt: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for prefix, (pb, pnb) in beams.items():
@@ -121,7 +132,7 @@ def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: in
                 if not _allowed(prefix, ch):
                     continue
                 extended = nxt[prefix + ch]
-                extended[1] += (pb if prefix and prefix[-1] == ch else total) * row[k]
+                extended[1] += (pb if prefix and prefix[-1] == ch else total) * row[k] * insertion
         ranked = sorted(nxt.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:beam]
         mass = sum(pb + pnb for _, (pb, pnb) in ranked) or 1.0
         beams = {p: (pb / mass, pnb / mass) for p, (pb, pnb) in ranked}
