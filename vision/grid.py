@@ -223,9 +223,11 @@ def ridges(profile: np.ndarray, widths: tuple[int, ...] = (3, 6, 12)) -> np.ndar
     """The profile's ridges: how much each point is darker than both points ``w`` away, the best
     over ``widths`` (a line is a ridge; the edge of a dark surround is not)."""
     out = np.zeros_like(profile)
+    n = len(profile)
     for w in widths:
-        padded = np.pad(profile, w, mode="edge")
-        left, right = padded[:-2 * w], padded[2 * w:]
+        w = min(w, n)
+        left = np.concatenate([np.full(w, profile[0]), profile[:n - w]])
+        right = np.concatenate([profile[w:], np.full(w, profile[-1])])
         out = np.maximum(out, np.minimum(profile - left, profile - right))
     return np.clip(out, 0.0, None)
 
@@ -316,11 +318,22 @@ def border_options(profile: np.ndarray, guess: float, reach: float) -> list[floa
 def window_filters(profile: np.ndarray, tol: int) -> tuple[np.ndarray, np.ndarray]:
     """``(max, mean)`` of ``profile`` over the window ``[i - tol, i + tol]`` around every index
     (the window clipped at the ends)."""
-    padded = np.pad(profile, tol, mode="constant", constant_values=-np.inf)
-    windows = np.lib.stride_tricks.sliding_window_view(padded, 2 * tol + 1)
-    counts = np.lib.stride_tricks.sliding_window_view(np.pad(np.ones_like(profile), tol), 2 * tol + 1).sum(axis=1)
-    sums = np.lib.stride_tricks.sliding_window_view(np.pad(profile, tol), 2 * tol + 1).sum(axis=1)
-    return windows.max(axis=1), sums / counts
+    row = np.asarray(profile, np.float32)[None, :]
+    kernel = np.ones((1, 2 * tol + 1), np.uint8)
+    top = cv2.dilate(row, kernel, borderType=cv2.BORDER_REPLICATE)[0]
+    sums = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
+    idx = np.arange(len(profile))
+    a, b = np.maximum(idx - tol, 0), np.minimum(idx + tol + 1, len(profile))
+    return top, (sums[b] - sums[a]) / (b - a)
+
+
+def row_quantile(values: np.ndarray, q: float) -> np.ndarray:
+    """``np.quantile(values, q, axis=1)`` (linear interpolation), by one sort."""
+    ordered = np.sort(values, axis=1)
+    pos = q * (values.shape[1] - 1)
+    k = int(np.floor(pos))
+    frac = pos - k
+    return ordered[:, k] if frac == 0 else ordered[:, k] * (1 - frac) + ordered[:, min(k + 1, values.shape[1] - 1)] * frac
 
 
 def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: int) -> tuple[float, float, np.ndarray, np.ndarray]:
@@ -345,7 +358,7 @@ def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: in
     spacing = (b - a)[:, None] / n
     lines = top[np.clip(np.round(a[:, None] + spacing * np.arange(n + 1)), 0, last).astype(int)]
     mids = mean[np.clip(np.round(a[:, None] + spacing * (np.arange(n) + 0.5)), 0, last).astype(int)]
-    value = np.quantile(lines, 0.2, axis=1) - np.quantile(mids, 0.8, axis=1)
+    value = row_quantile(lines, 0.2) - row_quantile(mids, 0.8)
     k = int(np.argmax(value))
     return float(a[k]), float(b[k]), lines[k], mids[k]
 
