@@ -3,10 +3,12 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 from conftest import SHARED
 from solver import Cage, Puzzle
 from solver.formats import puzzle_from_json
-from ui.evaluate import evaluate, load_truths, summary
+from ui.evaluate import evaluate, load_truths, score, summary
 from ui.cli import main
 
 REALDEV = SHARED / "realdev"
@@ -73,3 +75,74 @@ def test_eval_command_runs_on_realdev(capsys):
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert code == 0 and len(lines) == 17 and "summary" in lines[-1]
     assert main(["eval", "/nonexistent"]) == 2
+
+
+# -- Kakuro, alone and mixed with KenKen -----------------------------------------------------------
+from solver.kakuro import KakuroPuzzle  # noqa: E402
+from solver.kakuro.formats import kakuro_from_json  # noqa: E402
+from solver.kakuro.model import Clue  # noqa: E402
+from ui.corpus_kakuro import KakuroSpec, write_kakuro_corpus  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def mixed_folder(tmp_path_factory) -> Path:
+    """Two generated Kakuro photos (one half-filled) and three realdev KenKen pairs."""
+    folder = tmp_path_factory.mktemp("mixed")
+    write_kakuro_corpus(folder, [KakuroSpec("k0", 40, 6, 7, "newspaper", "clean"),
+                                 KakuroSpec("k1", 61, 7, 8, "app", "handheld", filled=0.4, wrong=0.2)], workers=1)
+    for json_path in sorted(REALDEV.glob("declan-*.json"))[:3]:
+        data = json.loads(json_path.read_text())
+        for path in (json_path, REALDEV / data["image"]):
+            (folder / path.name).write_bytes(path.read_bytes())
+    return folder
+
+
+def truth_of_either(path: Path):
+    data = json.loads(path.with_suffix(".json").read_text())
+    return kakuro_from_json(data["truth"]) if data.get("puzzle") == "kakuro" else puzzle_from_json(data)
+
+
+def raise_a_clue(puzzle: KakuroPuzzle) -> KakuroPuzzle:
+    """The first across clue plus one (a misread number)."""
+    grid = [list(row) for row in puzzle.grid]
+    r, c = next((r, c) for r, c in puzzle.cells if isinstance(grid[r][c], Clue) and grid[r][c].across)
+    grid[r][c] = Clue(grid[r][c].down, grid[r][c].across + 1)
+    return KakuroPuzzle(puzzle.rows, puzzle.cols, grid, puzzle.entries)
+
+
+def test_a_mixed_folder_loads_kakuro_and_kenken_truths(mixed_folder):
+    truths = load_truths(mixed_folder)
+    kinds = [type(t.puzzle).__name__ for t in truths]
+    assert sorted(kinds) == ["KakuroPuzzle"] * 2 + ["Puzzle"] * 3 and all(t.solution for t in truths)
+
+
+def test_kakuro_truth_passing_fake_scores_100_and_a_misread_clue_less(mixed_folder):
+    folder = mixed_folder
+    scores = evaluate(folder, lambda image: Reading(truth_of_either(image), True))
+    totals = summary(scores)
+    assert totals["board_ok"] == totals["solved_ok"] == totals["cages_ok"] == totals["clues_ok"] == 1.0
+    assert totals["entries_ok"] == 1.0 and totals["confident_wrong"] == 0 and totals["errors"] == {}
+    assert totals["puzzles"] == {"kakuro": 2, "kenken": 3}
+
+    def misread(image):
+        truth = truth_of_either(image)
+        return Reading(raise_a_clue(truth) if isinstance(truth, KakuroPuzzle) else truth, True)
+    scores = {s.image: s for s in evaluate(folder, misread)}
+    kakuro = [s for s in scores.values() if s.puzzle == "kakuro"]
+    assert len(kakuro) == 2 and all(s.size_ok and s.cages_ok and not s.clues_ok and not s.board_ok for s in kakuro)
+    assert all(any(e.startswith("clue r") and "read as" in e for e in s.errors) for s in kakuro)
+    assert all(s.board_ok for s in scores.values() if s.puzzle == "kenken")
+    assert summary(list(scores.values()))["board_ok"] == 0.6
+
+
+def test_kakuro_layout_and_kind_errors_are_named(mixed_folder):
+    truth = next(t for t in load_truths(mixed_folder) if isinstance(t.puzzle, KakuroPuzzle))
+    grid = [list(row) for row in truth.puzzle.grid]
+    r, c = truth.puzzle.whites[-1]
+    grid[r][c] = "#"  # the last white cell read as a block (its runs are then one cell shorter)
+    result = score(truth, KakuroPuzzle(truth.puzzle.rows, truth.puzzle.cols, grid), 0.1)
+    assert result.size_ok and not result.cages_ok and not result.clues_ok and not result.board_ok
+    assert f"layout: r{r + 1}c{c + 1} white read as dark" in result.errors and not result.solved_ok
+    kenken = truth_of(sorted(REALDEV.glob("declan-*.json"))[0])
+    assert score(truth, Reading(kenken, True), 0.1).errors == ("read as a KenKen",)
+    assert not score(truth, Reading(kenken, True), 0.1).board_ok

@@ -2,13 +2,20 @@
 
 A folder holds pairs ``<id>.<ext>`` + ``<id>.json`` (the layout of ``../shared/realdev`` and of
 ``kensnap corpus``): the JSON names its ``image`` and holds the ``truth`` (puzzle schema of
-``../shared/FORMAT.md``, with ``entries`` where digits are written) and the ``solution``.
+``../shared/FORMAT.md``, with ``entries`` where digits are written) and the ``solution``. A folder may
+mix KenKen and Kakuro (``"puzzle": "kakuro"``, ``kensnap corpus --kakuro``) items.
 
 A *recognizer* is any callable ``image path → reading``; the reading is a Puzzle, or an object with a
 ``puzzle`` attribute and optionally ``confident`` (bool). It may raise to say it found nothing. For
 each image the score says: size right, cage partition exact, clues exact, entries exact, whole board
 exact (size, cages and clues), solved right (the reading has exactly one solution and it is the
-truth's), seconds, and what went wrong (which clue was read as what).
+truth's), seconds, and what went wrong (which clue was read as what). For a Kakuro the same checks
+mean: size (rows × columns), ``cages_ok`` the layout (which cells are white), clues (every clue
+number), entries, whole board (size, layout and clues); a reading of the other kind of puzzle scores
+nothing right.
+
+The default recognizer tells the puzzle kind the way ``kensnap read`` does: a Kakuro when the Kakuro
+grid finder finds one, else a KenKen.
 """
 from __future__ import annotations
 
@@ -22,6 +29,10 @@ from typing import Callable
 
 from solver import Puzzle, PuzzleError, solve
 from solver.formats import puzzle_from_json
+from solver.kakuro import KakuroPuzzle
+from solver.kakuro.engine import solve_kakuro
+from solver.kakuro.formats import kakuro_from_json
+from solver.kakuro.model import Clue
 from solver.puzzle import cell_name
 
 Recognizer = Callable[[Path], object]
@@ -42,6 +53,8 @@ class ImageScore:
     confident: bool | None
     seconds: float
     errors: tuple[str, ...] = field(default=())
+    puzzle: str = "kenken"
+    """The truth's kind: ``'kenken'`` or ``'kakuro'`` (for a Kakuro ``cages_ok`` is the layout)."""
 
 
 @dataclass(frozen=True)
@@ -49,8 +62,12 @@ class Truth:
     """One labelled image: its path, the true puzzle (with entries, if any) and the solution."""
 
     image: Path
-    puzzle: Puzzle
+    puzzle: Puzzle | KakuroPuzzle
     solution: tuple[tuple[int, ...], ...] | None
+
+
+PARSERS = {"kenken": puzzle_from_json, "kakuro": kakuro_from_json}
+"""The truth parser of each puzzle kind a truth file may name in ``"puzzle"``."""
 
 
 def load_truths(folder: Path) -> list[Truth]:
@@ -58,13 +75,14 @@ def load_truths(folder: Path) -> list[Truth]:
     truths = []
     for path in sorted(folder.glob("*.json")):
         data = json.loads(path.read_text())
-        if data.get("puzzle", "kenken") != "kenken" or "truth" not in data:
+        kind = data.get("puzzle", "kenken")
+        if kind not in PARSERS or "truth" not in data:
             continue
         image = folder / data.get("image", "")
         if not image.is_file():
             raise PuzzleError(f"{path.name}: its image {data.get('image')!r} is missing")
         solution = data.get("solution")
-        truths.append(Truth(image, puzzle_from_json(data["truth"]), tuple(map(tuple, solution)) if solution else None))
+        truths.append(Truth(image, PARSERS[kind](data["truth"]), tuple(map(tuple, solution)) if solution else None))
     return truths
 
 
@@ -72,13 +90,15 @@ def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
     """Compare a reading (Puzzle, object with ``.puzzle``, or None for nothing found) with the truth.
     Cages the reading lists in ``unread_cages`` (partition found, clue not read) count for the
     partition and against the clues."""
+    if isinstance(truth.puzzle, KakuroPuzzle):
+        return score_kakuro(truth, reading, seconds)
     puzzle = reading if isinstance(reading, Puzzle) or reading is None else getattr(reading, "puzzle", None)
     confident = None if reading is None or isinstance(reading, Puzzle) else getattr(reading, "confident", None)
     name = truth.image.name
-    if puzzle is None:
+    if not isinstance(puzzle, Puzzle):
         has_entries = _has_entries(truth.puzzle)
         return ImageScore(name, False, False, False, False if has_entries else None, False, False, confident,
-                          round(seconds, 3), ("nothing read",))
+                          round(seconds, 3), ("nothing read" if puzzle is None else "read as a Kakuro",))
     errors: list[str] = []
     size_ok = puzzle.size == truth.puzzle.size
     if not size_ok:
@@ -110,11 +130,71 @@ def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
                       round(seconds, 3), tuple(errors))
 
 
+def score_kakuro(truth: Truth, reading: object, seconds: float) -> ImageScore:
+    """:func:`score` for a Kakuro truth: size, layout (``cages_ok``), clue numbers, entries, board,
+    solved right; errors name every cell read wrong (``'layout: r3c4 white read as dark'``,
+    ``'clue r2c3 across 17 read as 11'``)."""
+    puzzle = reading if isinstance(reading, KakuroPuzzle) or reading is None else getattr(reading, "puzzle", None)
+    confident = None if reading is None or isinstance(reading, KakuroPuzzle) else getattr(reading, "confident", None)
+    want = truth.puzzle
+    name = truth.image.name
+    has_entries = _has_entries(want)
+    if not isinstance(puzzle, KakuroPuzzle):
+        return ImageScore(name, False, False, False, False if has_entries else None, False, False, confident,
+                          round(seconds, 3), ("nothing read" if puzzle is None else "read as a KenKen",), "kakuro")
+    errors: list[str] = []
+    size_ok = (puzzle.rows, puzzle.cols) == (want.rows, want.cols)
+    layout_ok = clues_ok = False
+    entries_ok = False if has_entries else None
+    if not size_ok:
+        errors.append(f"size {want.rows}×{want.cols} read as {puzzle.rows}×{puzzle.cols}")
+    else:
+        true_white, read_white = set(want.whites), set(puzzle.whites)
+        layout_ok = true_white == read_white
+        for cell in sorted(true_white ^ read_white)[:6]:
+            errors.append(f"layout: {cell_name(cell)} {'white' if cell in true_white else 'dark'} read as "
+                          f"{'white' if cell in read_white else 'dark'}")
+        clue_errors = [f"clue {cell_name(cell)} {d} {_total(want, cell, d)} read as {_total(puzzle, cell, d)}"
+                       for cell in want.cells for d in ("across", "down")
+                       if _total(want, cell, d) != _total(puzzle, cell, d)]
+        clues_ok = layout_ok and not clue_errors
+        errors += clue_errors[:8]
+        entries_ok = _kakuro_entries_ok(want, puzzle, errors)
+    solved_ok = False
+    if truth.solution is not None:
+        try:
+            result = solve_kakuro(puzzle.with_entries(None))
+            solved_ok = result.status == "unique" and result.solution == truth.solution
+        except PuzzleError as err:
+            errors.append(f"solver: {err}")
+    board_ok = size_ok and layout_ok and clues_ok
+    return ImageScore(name, size_ok, layout_ok, clues_ok, entries_ok, board_ok, solved_ok, confident,
+                      round(seconds, 3), tuple(errors), "kakuro")
+
+
+def _total(puzzle: KakuroPuzzle, cell, direction: str) -> int | None:
+    """The clue number of ``cell`` in ``direction`` (None where there is none)."""
+    square = puzzle.grid[cell[0]][cell[1]]
+    return square.total(direction) if isinstance(square, Clue) else None
+
+
+def _kakuro_entries_ok(truth: KakuroPuzzle, read: KakuroPuzzle, errors: list[str]) -> bool | None:
+    """Kakuro entries compared cell by cell (same size); None when neither side has any."""
+    if not _has_entries(truth) and not _has_entries(read):
+        return None
+    empty = ((None,) * truth.cols,) * truth.rows
+    want, got = truth.entries or empty, read.entries or empty
+    wrong = [cell for cell in truth.cells if want[cell[0]][cell[1]] != got[cell[0]][cell[1]]]
+    for r, c in wrong[:6]:
+        errors.append(f"entry {cell_name((r, c))}: {want[r][c] or 'empty'} read as {got[r][c] or 'empty'}")
+    return not wrong
+
+
 def _clue(cage) -> str:
     return f"{cage.target}{cage.op}"
 
 
-def _has_entries(puzzle: Puzzle) -> bool:
+def _has_entries(puzzle: Puzzle | KakuroPuzzle) -> bool:
     return puzzle.entries is not None and any(v is not None for row in puzzle.entries for v in row)
 
 
@@ -156,7 +236,7 @@ def summary(scores: list[ImageScore]) -> dict:
     share = lambda key: round(sum(bool(getattr(s, key)) for s in scores) / count, 4) if count else 0.0
     with_entries = [s for s in scores if s.entries_ok is not None]
     seconds = sorted(s.seconds for s in scores)
-    kinds = Counter(err.split(":")[0] if err.startswith(("cage", "recognizer", "solver")) else err
+    kinds = Counter(err.split(":")[0] if err.startswith(("cage", "recognizer", "solver", "layout")) else err
                     for s in scores for err in s.errors)
     return {
         "images": count,
@@ -167,15 +247,25 @@ def summary(scores: list[ImageScore]) -> dict:
         "median_s": round(statistics.median(seconds), 3) if seconds else None,
         "p95_s": round(seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))], 3) if seconds else None,
         "errors": dict(kinds.most_common(12)),
+        "puzzles": dict(Counter(s.puzzle for s in scores)),
     }
 
 
 def default_recognizer() -> tuple[Recognizer, str]:
-    """``vision.read`` when the vision package provides it, else a recognizer that reads nothing."""
+    """What ``kensnap read`` does: ``vision.kakuro.read_kakuro`` when it finds a Kakuro grid, else
+    ``vision.read`` (a KenKen); a recognizer that reads nothing when vision is not built."""
     try:
         from vision import read  # type: ignore[attr-defined]
+        from vision.image_io import load_image
+
+        from .cli import _read_kakuro_photo
     except ImportError:
         def nothing(path: Path) -> None:
             return None
         return nothing, "empty (vision is not built yet: every image scores as nothing read)"
-    return read, "vision.read"
+
+    def read_either(path: Path):
+        pixels = load_image(path)
+        kakuro = _read_kakuro_photo(pixels)
+        return read(pixels) if kakuro is None else kakuro
+    return read_either, "vision.kakuro.read_kakuro, else vision.read"
