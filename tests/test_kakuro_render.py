@@ -85,3 +85,17 @@ def test_corpus_items_hold_truth_that_reads_back(tmp_path):
     assert main(["corpus", "--kakuro", str(tmp_path), "--count", "2", "--workers", "1"]) == 0
     files = sorted(p.name for p in tmp_path.iterdir())
     assert len(files) == 4 and json.loads((tmp_path / files[1]).read_text())["puzzle"] == "kakuro"
+
+
+@pytest.mark.parametrize("style", ["newspaper", "app"])
+def test_kakuro_photos_carry_kakuro_titles_and_kenken_photos_stay_the_same(style):
+    from ui.corpus_kakuro import TITLES as KAKURO_TITLES
+    from ui.photo import TITLES
+    rendering = render_kakuro(MADE.puzzle, style, seed=5)
+    default, kenken, kakuro = (simulate(rendering, "clean", seed=5, titles=t) for t in (None, TITLES, KAKURO_TITLES))
+    assert (default.image == kenken.image).all()  # the default is KenKen's titles, same bytes as before
+    assert not (kakuro.image == kenken.image).all()  # another title is drawn
+    assert np.allclose(kakuro.corners, kenken.corners)  # and nothing else moves
+    changed = np.any(kakuro.image != kenken.image, axis=2)
+    ys, _ = np.nonzero(changed)
+    assert ys.max() < kakuro.corners[:, 1].min()  # only above the grid, where the title is

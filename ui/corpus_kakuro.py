@@ -2,7 +2,8 @@
 
 Each item is a generated unique Kakuro, drawn in a style (newspaper, app, web) by
 :func:`ui.render_kakuro.render_kakuro`, sometimes half-filled with written digits (some wrong), and
-photographed by the simulator (:func:`ui.photo.simulate`) at a level (clean, handheld, hard). It is
+photographed by the simulator (:func:`ui.photo.simulate`, under a Kakuro title) at a level (clean,
+handheld, hard). It is
 written as ``<id>.jpg`` + ``<id>.json`` in the layout of ``../shared/realdev``: the JSON holds
 ``image``, ``puzzle: "kakuro"``, ``truth`` (the Kakuro JSON object, with ``entries`` when digits are
 written), ``solution``, the grid ``corners`` in the photo and the spec it was made from. The same
@@ -26,6 +27,8 @@ from .render_kakuro import make_kakuro_entries, render_kakuro
 
 STYLES = ("newspaper", "app", "web")
 LEVELS = ("clean", "handheld", "hard")
+TITLES = ("KAKURO", "Kakuro", "CROSS SUMS", "Cross Sums", "KAKURO®", "Cross Additions", "CROSS SUMS Kakuro")
+"""The page titles of a simulated Kakuro photo (KenKen's are :data:`ui.photo.TITLES`)."""
 SIDES = {6: 2, 7: 3, 8: 3, 9: 3, 10: 3, 11: 2, 12: 2}
 """Relative weights of the grid side (rows; columns differ by up to two)."""
 
@@ -69,7 +72,7 @@ def make_kakuro_item(spec: KakuroSpec) -> tuple[np.ndarray, dict]:
     puzzle, solution = made.puzzle, made.solution
     if spec.filled:
         puzzle = puzzle.with_entries(make_kakuro_entries(puzzle, solution, spec.filled, spec.wrong, seed=spec.seed))
-    photo = simulate(render_kakuro(puzzle, spec.style, seed=spec.seed), spec.level, seed=spec.seed)
+    photo = simulate(render_kakuro(puzzle, spec.style, seed=spec.seed), spec.level, seed=spec.seed, titles=TITLES)
     image, corners = photo.image, np.asarray(photo.corners, float)
     if spec.max_side and max(image.shape[:2]) > spec.max_side:
         scale = spec.max_side / max(image.shape[:2])

@@ -126,12 +126,14 @@ class Camera:
     """(width, height) of the photo in pixels."""
 
 
-def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed: int) -> Photo:
+def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed: int,
+             titles: tuple[str, ...] | None = None) -> Photo:
     """A phone photo of ``rendering`` at ``level`` (a name from LEVELS or a PhotoLevel), drawn
-    from ``seed``. Raises KeyError for an unknown level name."""
+    from ``seed``; the page's title is one of ``titles`` (default :data:`TITLES`, KenKen's names).
+    Raises KeyError for an unknown level name."""
     level = LEVELS[level] if isinstance(level, str) else level
     target = seeded_rng(seed, "photo-scale").uniform(*level.px_per_cell)
-    page = compose_page(_shrunk(rendering, target), rendering, seed)
+    page = compose_page(_shrunk(rendering, target), rendering, seed, titles or TITLES)
     camera = pose_camera(page, rendering.size, target, level, seed)
     image, corners = photograph(page, camera, seed)
     image = develop(image, level, seed)
@@ -156,8 +158,11 @@ def _shrunk(rendering: Rendering, target: float) -> tuple[np.ndarray, np.ndarray
     return image, corners, rendering.cell_px * sx
 
 
-def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Rendering, seed: int) -> Page:
-    """The (shrunk) grid image on a larger page with print or screen furniture around it."""
+def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Rendering, seed: int,
+                 titles: tuple[str, ...] | None = None) -> Page:
+    """The (shrunk) grid image on a larger page with print or screen furniture around it, titled
+    with one of ``titles`` (default :data:`TITLES`)."""
+    titles = titles or TITLES
     grid, corners, cell = shrunk
     rng = seeded_rng(seed, "page")
     side = grid.shape[0]
@@ -168,9 +173,9 @@ def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Render
     page = Image.new("RGB", (w, h), background)
     box = (left, top, left + grid.shape[1], top + side)
     if on_paper:
-        _print_furniture(page, box, cell, rendering, rng)
+        _print_furniture(page, box, cell, rendering, rng, titles)
     else:
-        _screen_furniture(page, box, cell, rendering, background, rng)
+        _screen_furniture(page, box, cell, rendering, background, rng, titles)
     page.paste(Image.fromarray(grid), box[:2])
     pixels = np.asarray(page).copy()
     if on_paper:
@@ -181,6 +186,7 @@ def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Render
 
 SCREEN_COLORS: tuple[RGB, ...] = ((78, 134, 192), (46, 78, 78), (250, 250, 250), (235, 235, 240), (35, 35, 40))
 TITLES = ("KENKEN", "CALCUDOKU", "MATHDOKU", "KENDOKU", "Calcudoku", "Mathdoku", "KenKen®", "Inky")
+"""The page titles of a simulated KenKen photo (:func:`simulate` takes others)."""
 WORD_LETTERS = "etaoinshrdlucmfwypvbgkjqxz"
 WORD_WEIGHTS = np.array([12, 9, 8, 7.5, 7, 6.7, 6.3, 6, 6, 4.3, 4, 2.8, 2.8, 2.4, 2.2, 2.4, 2, 1.9, 1, 1.5, 2,
                          0.8, 0.2, 0.1, 0.2, 0.1])
@@ -216,7 +222,7 @@ def _text_block(size: tuple[int, int], px: int, rng: np.random.Generator, ink: R
 
 
 def _print_furniture(page: Image.Image, box: tuple[int, int, int, int], cell: float,
-                     rendering: Rendering, rng: np.random.Generator) -> None:
+                     rendering: Rendering, rng: np.random.Generator, titles: tuple[str, ...] = TITLES) -> None:
     """Newspaper print around the grid: a title above, instructions below, text columns and
     another puzzle at the sides, thin column rules."""
     paper, ink = rendering.look.paper, (25, 25, 25)
@@ -225,7 +231,7 @@ def _print_furniture(page: Image.Image, box: tuple[int, int, int, int], cell: fl
     x0, y0, x1, y1 = box
     gap = int(0.3 * cell)
     title_px = int(rng.uniform(0.4, 0.7) * cell)
-    title = TITLES[int(rng.integers(len(TITLES)))] + (f" No. {int(rng.integers(10, 999))}" if rng.random() < 0.5 else "")
+    title = titles[int(rng.integers(len(titles)))] + (f" No. {int(rng.integers(10, 999))}" if rng.random() < 0.5 else "")
     title_font = _random_font(rng, PRINT_BOLD, title_px)
     draw.text((x0, max(0, y0 - gap - 1.2 * title_px)), title, font=title_font, fill=ink)
     body_px = max(5, int(rng.uniform(0.12, 0.22) * cell))
@@ -265,7 +271,8 @@ def _other_puzzle(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], cel
 
 
 def _screen_furniture(page: Image.Image, box: tuple[int, int, int, int], cell: float,
-                      rendering: Rendering, background: RGB, rng: np.random.Generator) -> None:
+                      rendering: Rendering, background: RGB, rng: np.random.Generator,
+                      titles: tuple[str, ...] = TITLES) -> None:
     """An app or web screen around the grid: a title bar above, a keypad of digits below."""
     draw = ImageDraw.Draw(page)
     x0, y0, x1, y1 = box
@@ -273,7 +280,7 @@ def _screen_furniture(page: Image.Image, box: tuple[int, int, int, int], cell: f
     ink = (255, 255, 255) if dark else (40, 40, 40)
     title_px = int(rng.uniform(0.4, 0.6) * cell)
     font = _random_font(rng, PRINT_BOLD, title_px)
-    title = TITLES[int(rng.integers(len(TITLES)))]
+    title = titles[int(rng.integers(len(titles)))]
     title_w = font.getlength(title)
     draw.text(((x0 + x1 - title_w) / 2, max(0, y0 - 1.8 * title_px)), title, font=font, fill=ink)
     small = _random_font(rng, PRINT_REGULAR, 0.25 * cell)
