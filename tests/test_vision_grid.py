@@ -109,3 +109,32 @@ def test_realdev_size(name):
     truth = json.loads((REALDEV / f"{name}.json").read_text())
     image = np.asarray(Image.open(REALDEV / truth["image"]).convert("RGB"))
     assert find_grid(image).size == truth["truth"]["size"]
+
+
+def test_snap_lines_follow_a_smooth_bend_and_ignore_a_stray_ridge():
+    """Lines drawn where a curled page puts them (a smooth stretch, zero at the borders) are found
+    to a tenth of a pixel's order; a clue-like ridge beside one line does not move it."""
+    from vision.grid import snap_lines
+    n, cell = 7, 56
+    side = n * cell
+    t = np.arange(n + 1) / n
+    truth = t * (side - 1) + 0.12 * cell * np.sin(np.pi * t) * (1 - 0.5 * t)
+    xs = np.arange(side, dtype=float)
+    profile = np.zeros(side)
+    for x in truth:
+        profile += 0.3 * np.exp(-0.5 * ((xs - x) / 1.5) ** 2)
+    profile += 0.45 * np.exp(-0.5 * ((xs - truth[3] - 0.2 * cell) / 1.5) ** 2)  # a stray stroke
+    lines = np.array(snap_lines(profile, n))
+    assert lines[0] == 0 and lines[-1] == side - 1
+    assert np.abs(lines - truth).max() < 0.03 * cell
+
+
+@pytest.mark.parametrize("size,style,seed", [(4, "newspaper", 11), (9, "web", 13), (8, "newspaper", 15)])
+def test_hard_photo_grid(size, style, seed):
+    """Hard photos (25-35 px per cell, curl, shadow; the 4×4 one is a 235×177 photo): N and
+    corners are found (cage walls are another stage's business)."""
+    _, photo = photo_of(size, style, "hard", seed)
+    found = find_grid(photo.image)
+    assert found.size == size
+    cell = np.linalg.norm(photo.corners[0] - photo.corners[2]) / np.sqrt(2) / size
+    assert np.abs(np.linalg.norm(found.corners - photo.corners, axis=1)).max() / cell < CORNER_TOLERANCE

@@ -69,6 +69,12 @@ COMB_SHIFT, COMB_SHIFT_STEPS = 0.25, 3
 """Most places tried for each border."""
 BETWEEN_FRACTION = 0.5
 """See :func:`lines_between`."""
+SNAP_MIN_LINES = 2
+"""Fewest clear inner lines for the smooth bend of :func:`snap_lines` to be fitted."""
+SNAP_CLEAR = 0.3
+"""A line is clear when its ridge is at least this fraction of the median line's."""
+SNAP_OUTLIER = 0.08
+"""A line farther than this (in cells) from the fitted bend is left out of the fit."""
 CLUTTER_LIMIT = 0.4
 """Line darkness in the cells' middles (see :func:`clutter`) at which a candidate's score drops to
 nothing; on dev900 real grids show 0.02-0.08 there, an outline around a grid and more 0.4-0.8."""
@@ -608,17 +614,37 @@ def rectify(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.ndarr
 
 
 def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
-    """N+1 line positions: the ends fixed on the border, each inner line moved to the darkness
-    ridge within a quarter cell of its even position (kept there when no ridge stands out)."""
+    """N+1 line positions: the ends fixed on the border, the inner lines where a smooth bend of
+    the even spacing puts them. Each inner line's ridge within a quarter cell of its even place is
+    found (:func:`locate_border` on :func:`ridges`), and the shifts of the clear ones are fitted by
+    ``t(1-t)(c0 + c1 t)`` (t the line's place 0..1; zero at the borders): a curled page stretches
+    cells smoothly, so one stray ridge (a clue, a wall's shadow) cannot move its line alone. With
+    fewer than ``SNAP_MIN_LINES`` clear lines the spacing stays even."""
     side = len(profile)
     step = (side - 1) / n
-    lines = [0.0]
+    ridge = ridges(profile)
+    even = np.arange(n + 1) * step
+    t, shift, weight = [], [], []
     for i in range(1, n):
-        guess = i * step
-        pos = locate_border(profile, guess, 0.25 * step)
-        lines.append(pos if abs(pos - guess) < 0.25 * step else guess)
-    lines.append(float(side - 1))
-    return tuple(lines)
+        pos = locate_border(ridge, even[i], 0.25 * step)
+        strength = float(ridge[int(np.clip(round(pos), 0, side - 1))])
+        if strength > 0 and abs(pos - even[i]) < 0.25 * step:
+            t.append(i / n), shift.append(pos - even[i]), weight.append(strength)
+    if len(t) < SNAP_MIN_LINES:
+        return tuple(float(x) for x in even)
+    t, shift, weight = np.array(t), np.array(shift), np.array(weight)
+    keep = weight >= SNAP_CLEAR * np.median(weight)
+    coef = np.zeros(2)
+    for _ in range(2):
+        if keep.sum() < SNAP_MIN_LINES:
+            return tuple(float(x) for x in even)
+        base = (t * (1 - t))[:, None] * np.stack([np.ones_like(t), t], axis=1)
+        w = np.sqrt(weight[keep])
+        coef = np.linalg.lstsq(base[keep] * w[:, None], shift[keep] * w, rcond=None)[0]
+        keep &= np.abs(base @ coef - shift) < SNAP_OUTLIER * step
+    grid_t = np.arange(n + 1) / n
+    bend = grid_t * (1 - grid_t) * (coef[0] + coef[1] * grid_t)
+    return tuple(float(x) for x in even + bend)
 
 
 # ---------------------------------------------------------------------------------------------
