@@ -66,11 +66,10 @@ class Engine:
     """
 
     def __init__(self, puzzle: Puzzle, check_clues: bool = True):
-        if check_clues and (problems := clue_problems(puzzle)):
-            raise PuzzleError("; ".join(problems))
+        if check_clues:
+            self._check(puzzle)
         self.puzzle = puzzle
-        self.n = puzzle.size
-        self.encoding: PuzzleEncoding = encode(puzzle)
+        self.encoding: PuzzleEncoding = self._encode(puzzle)
         self.top = self.encoding.top
         self.solver = Solver(name=SAT_BACKEND)
         for group in self.encoding.groups:
@@ -79,6 +78,22 @@ class Engine:
         for cage in self.encoding.cages:
             self.solver.append_formula(cage.clauses)
         self.activations = [cage.activation for cage in self.encoding.cages]
+
+    # -- the steps a subclass for another puzzle overrides (with ``_literals`` and ``_decode``) -----
+    def _check(self, puzzle: Puzzle) -> None:
+        """Raise PuzzleError when a clue is impossible on its own."""
+        if problems := clue_problems(puzzle):
+            raise PuzzleError("; ".join(problems))
+
+    def _encode(self, puzzle: Puzzle) -> PuzzleEncoding:
+        """The puzzle's encoding: ``groups`` (exactly-one each), ``cages`` (each with ``clauses`` and
+        an ``activation`` literal) and ``top`` (the highest variable used)."""
+        return encode(puzzle)
+
+    @property
+    def n(self) -> int:
+        """The KenKen's side."""
+        return self.puzzle.size
 
     def __enter__(self) -> "Engine":
         return self

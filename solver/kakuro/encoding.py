@@ -47,6 +47,11 @@ class KakuroEncoding:
     runs: tuple[RunEncoding, ...]
     top: int
 
+    @property
+    def cages(self) -> tuple[RunEncoding, ...]:
+        """The runs, under the name the shared engine uses for groups with a clue."""
+        return self.runs
+
     def literal(self, cell: Cell, v: int) -> int:
         """The literal 'white ``cell`` holds digit v'."""
         return self.index[cell] * 9 + v

@@ -5,8 +5,9 @@ The KenKen engine's machinery is shared, not copied: :class:`KakuroEngine` is a
 ``find`` (a grid under assumptions, every run switched on by its activation literal), ``find_other``
 (a grid that differs in at least one white cell, through a blocking clause guarded by a fresh
 literal so the solver stays reusable) and the deletion-based shrinking of an unsatisfiable core —
-and supplies what differs: how the puzzle is encoded, how a model becomes an R×C grid, and how the
-runs are named. Results are the engine's own :class:`~solver.engine.Result` and
+and supplies what differs: how the clues are checked and the puzzle is encoded (``_check``,
+``_encode``; the encoding names its runs ``cages`` as the engine does), how a model becomes an R×C
+grid, and how the runs are named. Results are the engine's own :class:`~solver.engine.Result` and
 :class:`~solver.engine.Conflict` (``cages`` are indexes into ``puzzle.runs``).
 
 Import usage::
@@ -20,9 +21,8 @@ import time
 from dataclasses import replace
 
 import numpy as np
-from pysat.solvers import Solver
 
-from ..engine import SAT_BACKEND, Conflict, Engine, Result, elapsed_ms
+from ..engine import Conflict, Engine, Result, elapsed_ms
 from ..puzzle import Cell, Grid, PuzzleError, cell_name
 from .encoding import KakuroEncoding, encode
 from .model import KakuroPuzzle, clue_problems
@@ -34,19 +34,15 @@ class KakuroEngine(Engine):
     Raises :class:`PuzzleError` when a clue is impossible on its own (no digits can make it).
     """
 
-    def __init__(self, puzzle: KakuroPuzzle, check_clues: bool = True):  # noqa: super().__init__ encodes KenKen
-        if check_clues and (problems := clue_problems(puzzle)):
+    encoding: KakuroEncoding
+    puzzle: KakuroPuzzle
+
+    def _check(self, puzzle: KakuroPuzzle) -> None:
+        if problems := clue_problems(puzzle):
             raise PuzzleError("; ".join(problems))
-        self.puzzle = puzzle
-        self.encoding: KakuroEncoding = encode(puzzle)
-        self.top = self.encoding.top
-        self.solver = Solver(name=SAT_BACKEND)
-        for group in self.encoding.groups:
-            self.solver.add_clause(group)
-            self.solver.add_atmost(group, 1)
-        for run in self.encoding.runs:
-            self.solver.append_formula(run.clauses)
-        self.activations = [run.activation for run in self.encoding.runs]
+
+    def _encode(self, puzzle: KakuroPuzzle) -> KakuroEncoding:
+        return encode(puzzle)
 
     def solve(self) -> Result:
         """Solve and prove uniqueness; see :class:`~solver.engine.Result` (``differ``: white cells
