@@ -130,7 +130,9 @@ def test_kakuro_truth_passing_fake_scores_100_and_a_misread_clue_less(mixed_fold
     scores = {s.image: s for s in evaluate(folder, misread)}
     kakuro = [s for s in scores.values() if s.puzzle == "kakuro"]
     assert len(kakuro) == 2 and all(s.size_ok and s.cages_ok and not s.clues_ok and not s.board_ok for s in kakuro)
-    assert all(any(e.startswith("clue r") and "read as" in e for e in s.errors) for s in kakuro)
+    assert all(any(e.startswith("clue ") and "read as" in e and "across)" in e for e in s.errors) for s in kakuro)
+    kinds = summary(kakuro)["errors"]
+    assert all(k.startswith("clue ") and "(" not in k for k in kinds) and sum(kinds.values()) == 2
     assert all(s.board_ok for s in scores.values() if s.puzzle == "kenken")
     assert summary(list(scores.values()))["board_ok"] == 0.6
 

@@ -133,7 +133,7 @@ def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
 def score_kakuro(truth: Truth, reading: object, seconds: float) -> ImageScore:
     """:func:`score` for a Kakuro truth: size, layout (``cages_ok``), clue numbers, entries, board,
     solved right; errors name every cell read wrong (``'layout: r3c4 white read as dark'``,
-    ``'clue r2c3 across 17 read as 11'``)."""
+    ``'clue 17 read as 11 (r2c3 across)'``)."""
     puzzle = reading if isinstance(reading, KakuroPuzzle) or reading is None else getattr(reading, "puzzle", None)
     confident = None if reading is None or isinstance(reading, KakuroPuzzle) else getattr(reading, "confident", None)
     want = truth.puzzle
@@ -154,7 +154,7 @@ def score_kakuro(truth: Truth, reading: object, seconds: float) -> ImageScore:
         for cell in sorted(true_white ^ read_white)[:6]:
             errors.append(f"layout: {cell_name(cell)} {'white' if cell in true_white else 'dark'} read as "
                           f"{'white' if cell in read_white else 'dark'}")
-        clue_errors = [f"clue {cell_name(cell)} {d} {_total(want, cell, d)} read as {_total(puzzle, cell, d)}"
+        clue_errors = [f"clue {_total(want, cell, d)} read as {_total(puzzle, cell, d)} ({cell_name(cell)} {d})"
                        for cell in want.cells for d in ("across", "down")
                        if _total(want, cell, d) != _total(puzzle, cell, d)]
         clues_ok = layout_ok and not clue_errors
@@ -236,8 +236,7 @@ def summary(scores: list[ImageScore]) -> dict:
     share = lambda key: round(sum(bool(getattr(s, key)) for s in scores) / count, 4) if count else 0.0
     with_entries = [s for s in scores if s.entries_ok is not None]
     seconds = sorted(s.seconds for s in scores)
-    kinds = Counter(err.split(":")[0] if err.startswith(("cage", "recognizer", "solver", "layout")) else err
-                    for s in scores for err in s.errors)
+    kinds = Counter(_kind(err) for s in scores for err in s.errors)
     return {
         "images": count,
         "size_ok": share("size_ok"), "cages_ok": share("cages_ok"), "clues_ok": share("clues_ok"),
@@ -249,6 +248,14 @@ def summary(scores: list[ImageScore]) -> dict:
         "errors": dict(kinds.most_common(12)),
         "puzzles": dict(Counter(s.puzzle for s in scores)),
     }
+
+
+def _kind(error: str) -> str:
+    """An error's kind for the summary: its head for cage, layout, entry, recognizer and solver
+    errors, a clue confusion without the cell it happened in (``'clue 17 read as 11'``)."""
+    if error.startswith(("cage", "recognizer", "solver", "layout", "entry")):
+        return error.split(":")[0].split(" r")[0]
+    return error.split(" (")[0] if error.startswith("clue") else error
 
 
 def default_recognizer() -> tuple[Recognizer, str]:
