@@ -51,8 +51,9 @@ CELL_PX = 56
 MIN_AREA = 0.01
 """Smallest candidate, as a fraction of the working image area."""
 MAX_CANDIDATES = 12
-MIN_CONTRAST = 0.03
-"""Smallest line-versus-cell contrast (darkness units) for a grid to count as found."""
+MIN_CONTRAST = 0.02
+"""Smallest line-versus-cell contrast (darkness units) for a grid to count as found (was 0.03
+before MIN_TIDY kept outlines around a grid out; 0.02 finds 2 more of 159 dev hard photos)."""
 OPEN_CELLS = 0.7
 """Length of the opening that keeps only lines, in cells (digits are shorter)."""
 N_FRACTION = 0.35
@@ -64,8 +65,12 @@ BORDER_SLACK = 0.12
 OPTION_FLOOR = 0.25
 """A ridge near a border counts as a place for it when at least this fraction of the strongest there."""
 MAX_OPTIONS = 3
-COMB_SHIFT, COMB_SHIFT_STEPS = 0.25, 3
-"""Each border place is tried shifted by up to this fraction of a cell, in this many steps each way."""
+COMB_SHIFT, COMB_SHIFT_PX, COMB_SHIFT_STEPS = 0.25, 12.0, 3
+"""Each border place is tried shifted by up to this fraction of a cell but no more than this many
+probe pixels (a thin border beside a panel edge is a few pixels off it), in this many steps each way."""
+SHIFT_COST = 0.01
+"""Contrast (darkness) given up per cell a border is shifted off its ridge: among combs that fit
+alike, the one on the ridges wins."""
 """Most places tried for each border."""
 BETWEEN_FRACTION = 0.5
 """See :func:`lines_between`."""
@@ -80,8 +85,16 @@ CLUTTER_LIMIT = 0.4
 nothing; on dev900 real grids show 0.02-0.08 there, an outline around a grid and more 0.4-0.8."""
 TRACK_PX = 3.0
 """How far (probe pixels) a border may move from one slice to the next while it is followed."""
+MIN_TIDY = 0.2
+"""A candidate whose cells are cut by lines this much (tidy under this, clutter over 80 % of
+CLUTTER_LIMIT) is no grid at all, whatever its contrast."""
+SIDE_BEND = 0.05
+"""Farthest a followed side may get from its middle, as a fraction of the probe's side (a curled
+page bows a side by up to about 3 %, a candidate outline's own error adds some)."""
+SIDE_COVER = 0.8
+"""A side is fitted by a quadratic only when its followed points span this share of it."""
 TRACK_FLOOR = 0.3
-"""A slice shows the border when its ridge there is at least this fraction of the middle slice's."""
+"""A slice shows the border when its ridge there is at least this fraction of the whole side's."""
 TWIN_SCORE = 0.6
 """A second grid scoring at least this fraction of the best, of similar size, is a twin."""
 
@@ -100,6 +113,8 @@ class Probe:
     """Mean darkness in the cell centres (big digits raise it)."""
     support: float = 1.0
     """Share of slices along the four sides where the border ridge was followed."""
+    tidy: float = 1.0
+    """1 when the cells' middles hold no long lines, down to 0.02 when they do (see :func:`clutter`)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -353,19 +368,19 @@ def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: in
     step = max(span / n, 4.0)
     tol = max(1, int(round(0.08 * step)))
     top, mean = window_filters(profile, tol)
-    shifts = np.linspace(-COMB_SHIFT, COMB_SHIFT, 2 * COMB_SHIFT_STEPS + 1) * step
+    shifts = np.linspace(-1.0, 1.0, 2 * COMB_SHIFT_STEPS + 1) * min(COMB_SHIFT * step, COMB_SHIFT_PX)
     a = (np.asarray(starts, float)[:, None] + shifts).ravel()
     b = (np.asarray(ends, float)[:, None] + shifts).ravel()
+    moved = np.add.outer(np.tile(np.abs(shifts), len(ends)), np.tile(np.abs(shifts), len(starts))).ravel()
     a, b = (x.ravel() for x in np.meshgrid(a, b))
     ok = b - a >= 4 * n
-    a, b = (a, b) if ok.any() else (a[:1], a[:1] + 4 * n)
-    a, b = (a[ok], b[ok]) if ok.any() else (a, b)
+    a, b, moved = (a[ok], b[ok], moved[ok]) if ok.any() else (a[:1], a[:1] + 4 * n, moved[:1])
     last = len(profile) - 1
     spacing = (b - a)[:, None] / n
     lines = top[np.clip(np.round(a[:, None] + spacing * np.arange(n + 1)), 0, last).astype(int)]
     mids = mean[np.clip(np.round(a[:, None] + spacing * (np.arange(n) + 0.5)), 0, last).astype(int)]
     value = row_quantile(lines, 0.2) - row_quantile(mids, 0.8)
-    k = int(np.argmax(value))
+    k = int(np.argmax(value - SHIFT_COST * moved / step))
     return float(a[k]), float(b[k]), lines[k], mids[k]
 
 
@@ -414,26 +429,30 @@ def lines_between(inner: tuple[np.ndarray, np.ndarray], k: int) -> bool:
 
 
 def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> tuple[np.ndarray | None, float]:
-    """``(coefficients, support)``: the quadratic (``np.polyfit`` order) of one border side in the
-    probe, for a vertical side (``axis=0``) x as a function of y, else y of x (None when too few
+    """``(coefficients, support)``: the quadratic (``np.polyfit`` order) of one border side near
+    ``guess`` (the comb's border, already on the lines' lattice) in the probe, for a vertical side (``axis=0``) x as a function of y, else y of x (None when too few
     slices show it), and the share of slices whose ridge lies on it (a real border runs the whole
     way; a panel edge, a row of keys or a shadow does not).
 
     The side is followed slice by slice from the middle outwards, each slice looking for the ridge
     (:func:`ridges`: a line, not the edge of a dark surround) within ``TRACK_PX`` of where the
-    previous one found it, so a panel edge or shadow beside a thin border never takes over."""
+    previous one found it, so a panel edge or shadow beside a thin border never takes over, and
+    stops where it gets farther than ``SIDE_BEND`` from the middle one."""
     d = dark if axis == 0 else dark.T
     width = max(4, (hi - lo) // SEGMENTS)
     starts = list(range(lo, hi - 4, width))
     profiles = [ridges(d[s:s + width].mean(axis=0)) for s in starts]
     middle = len(starts) // 2
-    centre = locate_border(profiles[middle], guess, reach)
-    strength = max(float(profiles[middle][int(np.clip(round(centre), 0, d.shape[1] - 1))]), 1e-3)
+    whole = np.mean(profiles, axis=0)  # the side as a whole: one slice may hold a clue
+    centre = locate_border(whole, guess, reach)
+    strength = max(float(whole[int(np.clip(round(centre), 0, d.shape[1] - 1))]), 1e-3)
     found: dict[int, float] = {}
     for order in (range(middle, len(starts)), range(middle - 1, -1, -1)):
         pos = centre
         for i in order:
             p = locate_border(profiles[i], pos, TRACK_PX)
+            if abs(p - centre) > SIDE_BEND * (hi - lo):
+                break  # wandered off to something else (a clue, an inner line)
             if profiles[i][int(np.clip(round(p), 0, d.shape[1] - 1))] >= TRACK_FLOOR * strength:
                 found[i] = pos = p
     if len(found) < 6:
@@ -447,7 +466,21 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
         coef = np.polyfit(ts[keep], ps[keep], 2)
         keep = np.abs(np.polyval(coef, ts) - ps) < max(1.5, 2.5 * np.std(np.polyval(coef, ts[keep]) - ps[keep]))
     support = float(keep.sum()) / len(starts)
-    return (np.polyfit(ts[keep], ps[keep], 2) if keep.sum() >= 6 else None), support
+    return (side_curve(ts[keep], ps[keep], lo, hi) if keep.sum() >= 6 else None), support
+
+
+def side_curve(ts: np.ndarray, ps: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Quadratic coefficients through a side's points (``np.polyfit`` order, degree 2 padded): a
+    quadratic when the points cover most of [lo, hi) and it bows no more than ``SIDE_BEND`` of the
+    side there, a straight line otherwise (a parabola through part of a side flies off beyond it)."""
+    line = np.concatenate([[0.0], np.polyfit(ts, ps, 1)])
+    if ts.max() - ts.min() < SIDE_COVER * (hi - lo):
+        return line
+    coef = np.polyfit(ts, ps, 2)
+    span = np.linspace(lo, hi, 9)
+    if np.abs(np.polyval(coef, span) - np.polyval(line, span)).max() > SIDE_BEND * (hi - lo):
+        return line
+    return coef
 
 
 def evenly_spaced_borders(profile: np.ndarray, a: float, b: float, n: int) -> tuple[float, float]:
@@ -554,7 +587,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     area = cv2.contourArea(back.astype(np.float32))
     cells = _cell_centres(dark, (x0, x1, y0, y1), n)
     tidy = float(np.clip(1.0 - clutter(widen(dark), lo, hi, span, n) / CLUTTER_LIMIT, 0.02, 1.0))
-    return Probe(back, n, contrast * np.sqrt(area) * firm * tidy, contrast, cells, support)
+    return Probe(back, n, contrast * np.sqrt(area) * firm * tidy, contrast, cells, support, tidy)
 
 
 def _cell_centres(dark: np.ndarray, span: tuple[float, float, float, float], n: int) -> float:
@@ -666,7 +699,7 @@ def find_grid(image: np.ndarray) -> GridFind:
     gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=int(np.percentile(gray, 95)))
     levels = pyramid(gray)
     probes = [p for p in (probe(levels, q) for q in candidate_quads(gray, pad)) if p is not None]
-    probes = [p for p in probes if p.contrast >= MIN_CONTRAST]
+    probes = [p for p in probes if p.contrast >= MIN_CONTRAST and p.tidy >= MIN_TIDY]
     if not probes:
         raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
     best, notes = choose(probes)
