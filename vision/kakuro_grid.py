@@ -16,7 +16,8 @@ The algorithm, one function per step:
    border as the strong teeth at the ends, and so the number of columns C (rows R).
 3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
    dark cells between DARK_SHARE bounds (a KenKen grid has none), and a diagonal in most dark cells
-   that come right before a light one (:func:`clue_share`: a page of text has none).
+   that come right before a light one (:func:`clue_share`: a page of text has none) — or, blurred,
+   in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT).
 4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
@@ -45,6 +46,11 @@ EDGE_ROW_DARK = 0.5
 """Least share of dark cells in the first row and in the first column."""
 CLUE_SHARE = 0.5
 """Least share of the clue places (dark cells before light ones) that show a diagonal."""
+CLUE_SHARE_FAINT, CLUE_CONTRAST = 0.3, 3.0
+"""A blurred or shadowed grid also passes with CLUE_SHARE_FAINT of its clue places showing a
+diagonal when their upper-quartile diagonal strength is CLUE_CONTRAST times the other cells'
+median (where a Kakuro has none; shadowed white cells taken for dark places pull the places'
+median down); candidates on KenKen photos show at most a quarter."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
 MIN_CONTRAST = 0.08
@@ -210,23 +216,37 @@ def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
     return medians < 0.86 * white
 
 
-def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> float:
+def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, contrast: bool = False):
     """Of the dark cells right before (left of, or above) a light one — where a Kakuro has its clue
     cells — the share that shows a diagonal (:func:`vision.kakuro_cells.diagonal_strength`); 0 when
-    there is none. A page of text or another grid with dark patches has few."""
-    from .kakuro_cells import CELL as PATCH, CLUE_DIAGONAL, diagonal_strength
+    there is none. A page of text or another grid with dark patches has few. With ``contrast``,
+    ``(share, contrast)``: also the upper quartile of those places' diagonal strength over the
+    other cells' median."""
+    from .kakuro_cells import CLUE_DIAGONAL
     rows, cols = dark.shape
     places = [(r, c) for r in range(rows) for c in range(cols) if dark[r, c]
               and ((c + 1 < cols and not dark[r, c + 1]) or (r + 1 < rows and not dark[r + 1, c]))]
     if not places:
-        return 0.0
-    shown = 0
-    for r, c in places:
+        return (0.0, 0.0) if contrast else 0.0
+    strength = _diagonals(gray, xs, ys, places)
+    share = float(np.mean(strength >= CLUE_DIAGONAL))
+    if not contrast:
+        return share
+    chosen = set(places)
+    others = _diagonals(gray, xs, ys, [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in chosen])
+    return share, float(np.quantile(strength, 0.75) / max(0.05, float(np.median(others)) if len(others) else 1.0))
+
+
+def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
+    """The diagonal strength of each cell (lattice boundaries ``xs``, ``ys`` in ``gray``)."""
+    from .kakuro_cells import CELL as PATCH, diagonal_strength
+    out = []
+    for r, c in cells:
         sx, sy = PATCH / max(1.0, xs[c + 1] - xs[c]), PATCH / max(1.0, ys[r + 1] - ys[r])
         m = np.float32([[sx, 0, -xs[c] * sx], [0, sy, -ys[r] * sy]])
         patch = cv2.warpAffine(gray, m, (PATCH, PATCH), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-        shown += diagonal_strength(patch.astype(np.float32)) >= CLUE_DIAGONAL
-    return shown / len(places)
+        out.append(diagonal_strength(patch.astype(np.float32)))
+    return np.array(out)
 
 
 def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
@@ -244,7 +264,9 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     if not (DARK_SHARE[0] <= share <= DARK_SHARE[1] and dark[0].mean() >= EDGE_ROW_DARK
             and dark[:, 0].mean() >= EDGE_ROW_DARK):
         return None
-    if clue_share(warped, np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1), dark) < CLUE_SHARE:
+    xs, ys = np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1)
+    clues = clue_share(warped, xs, ys, dark)
+    if clues < CLUE_SHARE and not (clues >= CLUE_SHARE_FAINT and clue_share(warped, xs, ys, dark, True)[1] >= CLUE_CONTRAST):
         return None
     h = square_homography(quad, side, margin)
     inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
