@@ -392,7 +392,8 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
     each picked from its ``options`` (see :func:`border_options`) so the comb fits best, and how
     firm its borders are (their strength over the inner lines', at most 1). A passing N that is a
     multiple of a smaller passing one must show lines between the coarser comb's (see
-    :func:`lines_between`). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
+    :func:`lines_between`) unless the coarser one's cells are cut by long lines (:func:`clutter`:
+    thin lines beside thick cage walls are weaker, but they are lines). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
     contrasts, spans, firm, inner_lines = {}, {}, {}, {}
     widened = widen(dark)
     for n in range(MIN_N, MAX_N + 1):
@@ -412,7 +413,8 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
     passing = sorted((k for k, v in contrasts.items() if v >= N_FRACTION * best), reverse=True)
     n = passing[0]
     for m in passing[1:]:
-        if n % m == 0 and not lines_between(inner_lines[n], n // m):
+        if (n % m == 0 and not lines_between(inner_lines[n], n // m)
+                and clutter(widened, lo, hi, spans[m], m) < 0.5 * CLUTTER_LIMIT):
             n = m  # the finer comb's extra lines are digit strokes, not lines
     return n, float(best), contrasts[n], spans[n], firm[n]
 
