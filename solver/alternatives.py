@@ -12,7 +12,8 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
    a cage's first alternative. Each such activation is a soft clause ``¬a`` weighing its cost.
 2. RC2 returns the cheapest choice that has *a* solution. The engine (:func:`solver.solve`) then
    proves it unique or finds a second solution; in that case the choice is blocked (a hard clause)
-   and RC2 is asked again, for up to ``rounds`` choices or ``budget_s`` seconds.
+   and RC2 is asked again, for up to ``rounds`` choices or ``budget_s`` seconds (a timer interrupts
+   RC2 itself, which can take long to prove that no cheap choice exists).
 
 Contract: the result's ``picks`` index into each cage's alternatives; ``status`` is ``'unique'``
 (found), ``'multiple'`` (every choice tried had several solutions) or ``'none'`` (no choice within
@@ -27,6 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from threading import Timer
 
 from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2
@@ -94,7 +96,14 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     status = "none"
     with RC2(wcnf) as rc2:
         while tried < rounds and time.perf_counter() - start < budget_s:
-            model = rc2.compute()
+            timer = Timer(max(0.0, budget_s - (time.perf_counter() - start)), rc2.interrupt)
+            timer.start()
+            try:
+                model = rc2.compute(expect_interrupt=True)
+            finally:
+                timer.cancel()
+            if rc2.interrupted:
+                break
             if model is None:
                 return Found(status, None, None, tried)
             true = set(lit for lit in model if lit > 0)

@@ -39,7 +39,7 @@ import numpy as np
 from .model import Cell, ClueReading, GridFind
 from .operators import (DIGIT_CLASSES, OPERATORS, Glyph, GlyphClassifier, clue_glyph_model,
                         glyph_features)
-from .label_reader import read_label, split_clue
+from .label_reader import read_labels, split_clue
 from .label_training import label_model
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
 
@@ -484,7 +484,7 @@ def combine_texts(cell: Cell, texts: list[tuple[str, float]], ocr: tuple[str, fl
     return ClueReading(cell, tuple((op, n, round(float(p), 4)) for (op, n), p in best))
 
 
-READER = "glyphs"
+READER = "strip"
 """Which clue reader :func:`read_clues` uses: ``'strip'`` (whole label, :mod:`vision.label_reader`)
 or ``'glyphs'`` (cut into glyphs, each classified)."""
 
@@ -502,7 +502,8 @@ def _read_clues_strip(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngin
     model = label_model()
     cells = list(cells)
     labels = {cell: label_glyphs(grid, cell) for cell in cells}
-    found = {cell: read_label(lab, model) for cell, lab in labels.items() if lab is not None}
+    found = dict(zip((c for c, lab in labels.items() if lab is not None),
+                     read_labels([lab for lab in labels.values() if lab is not None], model)))
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t]
     if asked and ocr != "never":

@@ -22,7 +22,7 @@ Algorithm, per label found by :func:`vision.clues.label_glyphs`:
 
 Example::
 
-    texts = read_label(label, label_model())      # [('12*', 0.93), ('12+', 0.05), ...]
+    texts = read_labels([label], label_model())[0]   # [('12*', 0.93), ('12+', 0.05), ...]
 """
 from __future__ import annotations
 
@@ -143,12 +143,16 @@ def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: in
     return [(p, s / total) for p, s in sorted(found, key=lambda kv: -kv[1])[:keep]]
 
 
-def read_label(label, model: Mlp) -> list[tuple[str, float]]:
-    """The likeliest texts of one label (see :func:`decode`)."""
-    strip = label_strip(label)
-    probs = model.probabilities(frame_features(strip))
+def read_labels(labels: list, model: Mlp) -> list[list[tuple[str, float]]]:
+    """The likeliest texts of each label (see :func:`decode`); the frames of all labels go through
+    the model in one batch."""
+    if not labels:
+        return []
+    frames = [frame_features(label_strip(label)) for label in labels]
     order = [model.classes.index(c) for c in STRIP_CLASSES]
-    return decode(probs[:, order])
+    probs = model.probabilities(np.concatenate(frames))[:, order]
+    ends = np.cumsum([len(f) for f in frames])[:-1]
+    return [decode(p) for p in np.split(probs, ends)]
 
 
 def split_clue(text: str) -> tuple[int, str | None]:

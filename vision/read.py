@@ -27,8 +27,6 @@ from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
 from .reconcile import Change, reconcile
 
-CLUE_PRESENT = 0.5
-
 
 @dataclass(frozen=True, eq=False)
 class Reading:
@@ -81,8 +79,7 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     with clock("cages"):
         walls = cage_stage.find_walls(grid)
         presence = clue_stage.clue_presence(grid)
-        clue_cells = {cell for cell, p in presence.items() if p >= CLUE_PRESENT}
-        walls = cage_stage.settle(grid, walls, clue_cells)
+        walls = cage_stage.settle(grid, walls, presence)
         cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
     with clock("clues"):
         readings = clue_stage.read_clues(grid, [cells[0] for cells in cells_of_cages], engine=ocr_engine)

@@ -21,6 +21,7 @@ Example::
 """
 from __future__ import annotations
 
+import os
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ import numpy as np
 from .errors import TesseractFailed, TesseractMissing
 
 DIGITS = "0123456789"
+TESSERACT_ENV = {**os.environ, "OMP_THREAD_LIMIT": "1"}
+"""Tesseract's environment: one OpenMP thread. Its threads only pay off on big pages; on a
+mosaic of clue labels on a busy 2-core machine they made the run several times slower."""
 INSTALL_HINT = "install it with: sudo apt-get install tesseract-ocr tesseract-ocr-eng"
 
 
@@ -165,7 +169,7 @@ class TesseractEngine:
             raise TesseractFailed("could not encode the image for tesseract")
         try:
             done = subprocess.run(self.arguments(whitelist), input=png.tobytes(), capture_output=True,
-                                  timeout=self.timeout, check=False)
+                                  timeout=self.timeout, check=False, env=TESSERACT_ENV)
         except FileNotFoundError as error:
             raise TesseractMissing(f"the OCR program '{self.command}' was not found; {INSTALL_HINT}") from error
         except PermissionError as error:
