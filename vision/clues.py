@@ -12,11 +12,12 @@ Algorithm, per cell:
    the anchor; components to its right on the same text line, each within a glyph's gap of the
    last, join it. Components overlapping in x form one glyph (÷, :); a glyph far wider than a digit
    is split at its thinnest column (touching digits).
-4. *Classify* (:mod:`vision.operators`): each glyph gets probabilities over digits and operators.
-   The last glyph is the operator when the model says so; the rest is the number.
-5. *OCR* (:mod:`vision.tesseract`): the number crops of every doubtful label (or all, with
-   ``ocr='always'``) are read by one tesseract run with a digit whitelist; agreement with the
-   classifier raises confidence, disagreement yields both readings as alternatives.
+4. *Read* (:mod:`vision.label_reader`): the label's strip (walls removed) is read whole — a
+   perceptron scores every column, a grammar-constrained beam search spells the clue — giving
+   alternatives with probabilities. (The glyph cuts of step 3 only bound the strip and the crop
+   tesseract reads.)
+5. *OCR* (:mod:`vision.tesseract`): every label's crop is read by one tesseract run with a digit
+   and operator whitelist; its share grows with the label's height in the photo (OCR_WEIGHT_PX).
 6. *No operators printed*: when under NO_OPS_SHARE of the labels read show an operator glyph,
    every label gets ``'?'``.
 
@@ -37,8 +38,7 @@ import cv2
 import numpy as np
 
 from .model import Cell, ClueReading, GridFind
-from .operators import (DIGIT_CLASSES, OPERATORS, Glyph, GlyphClassifier, clue_glyph_model,
-                        glyph_features)
+from .glyphs import OPERATORS, Glyph
 from .label_reader import read_labels, split_clue
 from .label_training import label_model
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
@@ -312,56 +312,6 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
 # Reading
 # ---------------------------------------------------------------------------------------------
 
-@dataclass(frozen=True)
-class GlyphVotes:
-    """The classifier's view of one label: the operator (or None) and per-digit probabilities."""
-
-    op_probs: dict[str, float]
-    """Probabilities of '+', '-', '*', '/' and 'none' for the last glyph."""
-    digit_probs: tuple[np.ndarray, ...]
-    """For each number glyph (operator glyph excluded when there is one): 10 probabilities."""
-    has_op: bool
-
-
-def classify_label(label: Label, model: GlyphClassifier) -> GlyphVotes:
-    """Classify every glyph of a label: is the last one an operator, and which digits are the rest."""
-    feats = np.stack([glyph_features(g, label.top, label.height) for g in label.glyphs])
-    probs = model.probabilities(feats)
-    index = {c: i for i, c in enumerate(model.classes)}
-    last = probs[-1]
-    op_probs = {op: float(last[index[op]]) for op in OPERATORS}
-    op_probs["none"] = float(sum(last[index[d]] for d in DIGIT_CLASSES))
-    has_op = len(label.glyphs) >= 2 and op_probs["none"] < 0.5
-    digit_rows = probs[:-1] if has_op else probs
-    digits = tuple(row[[index[d] for d in DIGIT_CLASSES]] / max(1e-9, row[[index[d] for d in DIGIT_CLASSES]].sum())
-                   for row in digit_rows)
-    return GlyphVotes(op_probs, digits, has_op)
-
-
-def number_alternatives(digit_probs: tuple[np.ndarray, ...], keep: int = 3) -> list[tuple[int, float]]:
-    """The most likely numbers from per-digit probabilities (the best, and the best with one digit
-    swapped for its runner-up), as ``(number, probability)``; empty when there are no digits."""
-    if not digit_probs:
-        return []
-    best = [int(np.argmax(p)) for p in digit_probs]
-    p_best = float(np.prod([p[b] for p, b in zip(digit_probs, best)]))
-    out = {_number(best): p_best}
-    for k, p in enumerate(digit_probs):
-        second = int(np.argsort(p)[-2])
-        alt = best.copy()
-        alt[k] = second
-        out.setdefault(_number(alt), p_best * float(p[second]) / max(1e-9, float(p[best[k]])))
-    ranked = sorted(out.items(), key=lambda kv: -kv[1])
-    return [(n, float(p)) for n, p in ranked[:keep] if n is not None]
-
-
-def _number(digits: list[int]) -> int | None:
-    """The number written by the digits; None for a leading zero."""
-    if not digits or (digits[0] == 0 and len(digits) > 1):
-        return None
-    return int("".join(map(str, digits)))
-
-
 def label_crop(label: Label) -> np.ndarray:
     """The whole label (number and operator) as a grey image, dark ink on white, a little padded."""
     x0 = min(g.box[0] for g in label.glyphs)
@@ -413,39 +363,6 @@ def split_text(text: str) -> tuple[int | None, str | None]:
     return number, (OCR_OPS.get(rest[0]) if rest else None)
 
 
-def combine(cell: Cell, votes: GlyphVotes, ocr: tuple[str, float] | None, no_ops: bool,
-            ocr_weight: float = 0.25) -> ClueReading:
-    """The alternatives ``(op, target, probability)`` of one label, best first, from the
-    classifier's votes and (optionally) tesseract's ``(text, confidence)`` of the whole label: a
-    number's probability is ``1 - ocr_weight`` × the classifier's + ``ocr_weight`` × tesseract's
-    confidence when tesseract read that number (agreement adds up; a disagreement leaves both)."""
-    numbers = number_alternatives(votes.digit_probs)
-    t_number, t_op = split_text(ocr[0]) if ocr else (None, None)
-    if t_number is not None:
-        ranked = {n: (1 - ocr_weight) * p for n, p in numbers}
-        ranked[t_number] = ranked.get(t_number, 0.0) + ocr_weight * ocr[1]
-        numbers = sorted(ranked.items(), key=lambda kv: -kv[1])
-    if not numbers:
-        return ClueReading(cell, ())
-    if no_ops:
-        ops = [("?", 1.0)]
-    elif votes.has_op:
-        ops = sorted(((op, votes.op_probs[op]) for op in OPERATORS), key=lambda kv: -kv[1])[:2]
-    elif t_op is not None:
-        ops = [(t_op, 0.6), ("=", 0.4)]
-    else:
-        ops = [("=", votes.op_probs["none"])]
-    total = sum(p for _, p in ops)
-    alts = [(op, int(n), pn * po / total) for n, pn in numbers[:3] for op, po in ops]
-    if not no_ops and not votes.has_op and len(votes.digit_probs) >= 2:
-        # The last glyph may be an operator read as a digit ('3/' seen as '37').
-        shorter = number_alternatives(votes.digit_probs[:-1], keep=1)
-        best_ops = sorted(OPERATORS, key=lambda op: -votes.op_probs[op])[:2]
-        alts += [(op, n, pn * votes.op_probs[op]) for n, pn in shorter for op in best_ops]
-    alts.sort(key=lambda a: -a[2])
-    return ClueReading(cell, tuple((op, n, round(float(p), 4)) for op, n, p in alts))
-
-
 def combine_texts(cell: Cell, texts: list[tuple[str, float]], ocr: tuple[str, float] | None, no_ops: bool,
                   ocr_weight: float = 0.25, keep: int = 8) -> ClueReading:
     """The alternatives ``(op, target, probability)`` of one label, best first, from the whole-label
@@ -484,21 +401,18 @@ def combine_texts(cell: Cell, texts: list[tuple[str, float]], ocr: tuple[str, fl
     return ClueReading(cell, tuple((op, n, round(float(p), 4)) for (op, n), p in best))
 
 
-READER = "strip"
-"""Which clue reader :func:`read_clues` uses: ``'strip'`` (whole label, :mod:`vision.label_reader`)
-or ``'glyphs'`` (cut into glyphs, each classified)."""
-
-
 def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
-               model: GlyphClassifier | None = None, ocr: str = "always",
-               doubt: float = 0.9, reader: str | None = None) -> dict[Cell, ClueReading]:
-    if (reader or READER) == "strip":
-        return _read_clues_strip(grid, cells, engine=engine, ocr=ocr)
-    return _read_clues_glyphs(grid, cells, engine=engine, model=model, ocr=ocr, doubt=doubt)
+               ocr: str = "always") -> dict[Cell, ClueReading]:
+    """Read the clue label in the top-left corner of each of ``cells``.
 
-
-def _read_clues_strip(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
-                      ocr: str = "always") -> dict[Cell, ClueReading]:
+    Returns one :class:`ClueReading` per cell (empty alternatives when no label is seen there).
+    Each label is read whole by :mod:`vision.label_reader`; with ``ocr='always'`` (not ``'never'``)
+    the labels are also read by one batched tesseract run of ``engine`` (default
+    :class:`TesseractEngine`), weighed by the label's height (see :func:`combine_texts`). When under
+    NO_OPS_SHARE of the labels show an operator the puzzle is taken as printed without operators and
+    every op is ``'?'``; otherwise a label without an operator reads ``'='``. Raises
+    TesseractMissing/TesseractFailed from the engine.
+    """
     model = label_model()
     cells = list(cells)
     labels = {cell: label_glyphs(grid, cell) for cell in cells}
@@ -516,40 +430,3 @@ def _read_clues_strip(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngin
     return {cell: (combine_texts(cell, found[cell], texts.get(cell), no_ops, ocr_weight(labels[cell], grid))
                    if found.get(cell) else ClueReading(cell, ()))
             for cell in cells}
-
-
-def _read_clues_glyphs(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
-               model: GlyphClassifier | None = None, ocr: str = "always",
-               doubt: float = 0.9) -> dict[Cell, ClueReading]:
-    """Read the clue label in the top-left corner of each of ``cells``.
-
-    Returns one :class:`ClueReading` per cell (empty alternatives when no label is seen there).
-    Numbers come from the glyph classifier and, for labels whose best reading is below ``doubt``
-    (``ocr='doubtful'``), for all (``'always'``) or none (``'never'``), from one batched tesseract
-    run of ``engine`` (default :class:`TesseractEngine`). When under NO_OPS_SHARE of the labels
-    have an operator glyph the puzzle is taken as printed without operators and every op is ``'?'``; otherwise a label
-    without an operator reads ``'='``. Raises TesseractMissing/TesseractFailed from the engine.
-    """
-    model = model or clue_glyph_model()
-    cells = list(cells)
-    labels = {cell: label_glyphs(grid, cell) for cell in cells}
-    votes = {cell: classify_label(lab, model) for cell, lab in labels.items() if lab is not None}
-    doubtful = [cell for cell, v in votes.items()
-                if ocr == "always" or (ocr == "doubtful" and _best_number_p(v) < doubt)]
-    texts: dict[Cell, tuple[str, float]] = {}
-    if doubtful and ocr != "never":
-        engine = engine or TesseractEngine()
-        readings = engine.read_lines([label_crop(labels[c]) for c in doubtful], whitelist=OCR_CHARS)
-        texts = {c: (r.text, r.confidence) for c, r in zip(doubtful, readings) if r.text}
-    with_op = sum(bool(v.has_op or split_text(texts.get(c, ("", 0))[0])[1]) for c, v in votes.items())
-    no_ops = bool(votes) and with_op < NO_OPS_SHARE * len(votes)
-    return {cell: (combine(cell, votes[cell], texts.get(cell), no_ops, ocr_weight(labels[cell], grid))
-                   if cell in votes else ClueReading(cell, ()))
-            for cell in cells}
-
-
-def _best_number_p(votes: GlyphVotes) -> float:
-    """Probability of the classifier's best number times its operator decision's."""
-    numbers = number_alternatives(votes.digit_probs, keep=1)
-    op = max(votes.op_probs.values()) if votes.has_op else votes.op_probs["none"]
-    return (numbers[0][1] if numbers else 0.0) * op

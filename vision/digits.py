@@ -11,7 +11,7 @@ Algorithm, per cell:
 3. *Classify*: the glyph's ink, centred in a square window of its height and resized to 16×16,
    plus its aspect and stroke density, goes to a k-nearest-neighbour model (:class:`GlyphModel`)
    fit on cells our renderer draws: typed and handwritten digits of every style and pen, with
-   pencil marks in other cells, degraded like a phone photo (:func:`vision.operators.degrade`).
+   pencil marks in other cells, degraded like a phone photo (:func:`vision.glyphs.degrade`).
 
 The model is cached on disk under :data:`MODEL_VERSION` like the clue glyph model.
 
@@ -29,7 +29,7 @@ import numpy as np
 
 from .clues import CELL, MARGIN, cell_patch, ink_components, label_glyphs, rectify
 from .model import Cell, DigitReading, GridFind
-from .operators import GlyphModel, cached_model, degrade, fit_model, jittered, training_puzzle
+from .glyphs import GlyphModel, cached_model, degrade, fit_model, jittered, training_puzzle
 
 MODEL_VERSION = "big-digits-v3"
 DIGITS = tuple(str(d) for d in range(1, 10))

@@ -24,7 +24,7 @@ Algorithm:
    (:mod:`vision.mlp`) fitted on glyphs cut by this same code, from the grid as the finder finds
    it, in Kakuro drawn by :func:`ui.render_kakuro.render_kakuro` and photographed by
    :func:`ui.photo.simulate` at every level. The model is cached on disk (``~/.cache/kensnap``, see
-   :func:`vision.operators.cache_dir`) under :data:`MODEL_VERSION`.
+   :func:`vision.glyphs.cache_dir`) under :data:`MODEL_VERSION`.
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ import numpy as np
 
 from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
-from .operators import cache_dir
+from .glyphs import cache_dir
 
 MODEL_VERSION = "kakuro-digits-v10"
 DIGITS = tuple("0123456789")

@@ -33,7 +33,7 @@ import cv2
 import numpy as np
 
 from .mlp import Mlp
-from .operators import CLUE_CLASSES, OPERATORS
+from .glyphs import CLUE_CLASSES, OPERATORS
 
 STRIP_H = 24
 """Strip height in pixels: ABOVE + 1 + BELOW label-heights."""

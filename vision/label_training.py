@@ -1,6 +1,6 @@
 """Training the whole-label clue reader (:mod:`vision.label_reader`) on photos of our own renderings.
 
-Training set: puzzles with random clues (:func:`vision.operators.training_puzzle`: numbers of 1–4
+Training set: puzzles with random clues (:func:`vision.glyphs.training_puzzle`: numbers of 1–4
 digits, every operator glyph variant, every clue font and size of every style) are drawn by
 :func:`ui.render.render`, photographed by :func:`ui.photo.simulate` at every level (the page curl of
 hard photos left out so that page positions map exactly), rectified from slightly wrong corners
@@ -24,7 +24,7 @@ import numpy as np
 
 from .label_reader import BLANK, STRIP_CLASSES, frame_features, label_strip
 from .mlp import Mlp, fit_mlp, gather_rows
-from .operators import cache_dir, jittered, training_puzzle
+from .glyphs import cache_dir, jittered, training_puzzle
 
 MODEL_VERSION = "clue-strips-v1"
 TRAINING_PUZZLES = 480
