@@ -171,15 +171,21 @@ def _comb(p: np.ndarray, grown: np.ndarray, step: float, lo: int, hi: int) -> tu
     the most edge strength, and how much more that is than halfway between teeth. Only the inner
     four fifths of [lo, hi) count, so the strong outer border does not favour wide combs."""
     inner_lo, inner_hi = lo + 0.1 * (hi - lo), hi - 0.1 * (hi - lo)
-    best = (0.0, -1.0)
-    for off in np.arange(0.0, step, 0.5):
-        teeth = np.arange(inner_lo + off, inner_hi, step)
-        halves = teeth[teeth + step / 2 < inner_hi] + step / 2
-        if len(teeth) < 2 or not len(halves):
-            continue
-        contrast = float(grown[np.round(teeth).astype(int)].mean() - p[np.round(halves).astype(int)].mean())
-        if contrast > best[1]:
-            best = (off, contrast)
+    offsets = np.arange(0.0, step, 0.5)
+    count = int((inner_hi - inner_lo) / step) + 2
+    teeth = inner_lo + offsets[:, None] + step * np.arange(count)[None, :]   # one row per offset
+    halves = teeth + step / 2
+    on_teeth, on_halves = teeth < inner_hi, halves < inner_hi
+    at = lambda xs, profile: profile[np.clip(np.round(xs).astype(int), 0, len(profile) - 1)]
+    n_teeth, n_halves = on_teeth.sum(1), on_halves.sum(1)
+    usable = (n_teeth >= 2) & (n_halves >= 1)
+    if not usable.any():
+        return inner_lo % step, -1.0
+    contrast = ((at(teeth, grown) * on_teeth).sum(1) / np.maximum(n_teeth, 1)
+                - (at(halves, p) * on_halves).sum(1) / np.maximum(n_halves, 1))
+    contrast = np.where(usable, contrast, -np.inf)
+    k = int(np.argmax(contrast))
+    best = (float(offsets[k]), float(contrast[k])) if contrast[k] > -1.0 else (0.0, -1.0)
     return (best[0] + inner_lo) % step, best[1]
 
 
