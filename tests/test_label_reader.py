@@ -7,7 +7,7 @@ import numpy as np
 from solver.puzzle import Cage, Puzzle
 from ui.render import clue_glyph_boxes, render
 from vision.clues import CELL, MARGIN, combine_texts, label_glyphs, rectify
-from vision.label_reader import BLANK, STRIP_CLASSES, decode, frame_features, label_strip, split_clue
+from vision.label_reader import BLANK, STRIP_CLASSES, WINDOW, decode, frame_features, label_strip, split_clue
 from vision.label_training import frame_targets
 
 
@@ -77,7 +77,7 @@ def test_renderer_boxes_and_frame_targets_line_up_with_the_ink():
     # Every column labelled with a character has ink under it in the strip.
     inked = strip.image.max(0) > 0.3
     assert all(inked[i] for i, ch in enumerate(spelled) if ch != BLANK)
-    assert frame_features(strip).shape == (strip.image.shape[1], strip.image.shape[0] * 12)
+    assert frame_features(strip).shape == (strip.image.shape[1], strip.image.shape[0] * WINDOW)
 
 
 def test_tesseract_adds_to_the_reader_and_no_operator_puzzles_read_question_marks():

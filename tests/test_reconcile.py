@@ -53,3 +53,13 @@ def test_without_a_good_alternative_it_says_so():
 def test_weak_walls_make_a_reading_not_confident():
     result = reconcile(4, CELLS, readings(), min_wall_probability=0.6)
     assert result.status == "unique" and not result.confident
+
+
+def test_a_lost_operator_is_put_back_and_reported_as_a_change():
+    # "2−" read as a bare "2" on a puzzle that prints operators: an operator was not seen.
+    i = next(i for i, c in enumerate(PUZZLE.cages) if c.op == "-" and c.target == 2)
+    result = reconcile(4, CELLS, readings({i: [("=", 2, 0.9)]}))
+    assert result.status == "unique" and result.solution == SOLUTION and not result.confident
+    cage = next(c for c in result.puzzle.cages if c.cells == PUZZLE.cages[i].cells)
+    assert (cage.op, cage.target) == ("-", 2)
+    assert [c.reason for c in result.changes] == ["its operator was not seen"]

@@ -41,8 +41,8 @@ ABOVE, BELOW = 0.3, 0.3
 """Rows above and below the digits kept in the strip, in label-heights (operators and descenders)."""
 SIDE = 0.5
 """Columns kept before the first and after the last glyph, in label-heights."""
-WINDOW = 12
-"""Columns a frame sees (about a digit and a half at STRIP_H)."""
+WINDOW = 16
+"""Columns a frame sees (about two digits at STRIP_H; 12 read 1-2 points fewer labels right)."""
 BLANK = "_"
 STRIP_CLASSES = CLUE_CLASSES + (BLANK,)
 MAX_DIGITS = 7

@@ -26,9 +26,10 @@ from .label_reader import BLANK, STRIP_CLASSES, frame_features, label_strip
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir, jittered, training_puzzle
 
-MODEL_VERSION = "clue-strips-v1"
-TRAINING_PUZZLES = 480
-"""Rendered and photographed puzzles the label model learns from (about 20 labels each)."""
+MODEL_VERSION = "clue-strips-v2"
+TRAINING_PUZZLES = 800
+"""Rendered and photographed puzzles the label model learns from (about 20 labels each; about
+20 minutes to draw and fit on two quiet cores, the first time only)."""
 CORE = 0.5
 """Middle share of a character's ink width whose frames are labelled with that character."""
 FRAME_STEP = 2
@@ -43,7 +44,7 @@ def label_model() -> Mlp:
     model = Mlp.load(path)
     if model is None:
         features, labels = gather_rows(_training_chunk, range(TRAINING_PUZZLES))
-        model = fit_mlp(features, labels, STRIP_CLASSES, hidden=(256, 128), epochs=12, seed=3,
+        model = fit_mlp(features, labels, STRIP_CLASSES, hidden=(384, 192), epochs=14, seed=3,
                         balanced=False)
         model.save(path)
     return model

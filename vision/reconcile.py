@@ -28,7 +28,7 @@ MAX_CHANGES = 3
 CHANGE_SHARE = 0.25
 MAX_TRIES = 40
 """Readings with a solution tried (each proved unique or not) before giving up."""
-TIME_BUDGET_S = 2.0
+TIME_BUDGET_S = 1.0
 CONFIDENT_CLUE = 0.9
 """A clue read with a lower probability than this makes the reading not confident, solution or not."""
 
@@ -79,6 +79,8 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     notes: list[str] = []
     for cells, alts in zip(cages, alternatives):
         alts = [_normalised(cells, op, target, p) for op, target, p in alts]
+        if operators_shown and len(cells) > 1:
+            alts = sorted((x for a in alts for x in _unseen_operator(a)), key=lambda a: -a[2])
         plausible = [a for a in alts if clue_problem(Cage(cells, a[0], a[1]), size, lmd) is None]
         if alts and plausible and plausible[0] != alts[0]:
             notes.append(f"{cell_name(min(cells))}: {_clue(*alts[0][:2])} is impossible here")
@@ -116,7 +118,12 @@ def _settled(puzzle, solution, choice, options, first_reading, cages, tries, not
         used = options[i][k][:2]
         read = first_reading[i][:2]
         if used != read:
-            reason = "the solver needed it" if k else "the reading is impossible"
+            if k:
+                reason = "the solver needed it"
+            elif read[0] == "?" and read[1] == used[1]:
+                reason = "its operator was not seen"
+            else:
+                reason = "the reading is impossible"
             changes.append(Change(min(cages[i]), read, used, reason))
     weakest = min((options[i][k][2] for i, k in enumerate(choice)), default=1.0)
     confident = not changes and weakest >= CONFIDENT_CLUE and min_wall >= CONFIDENT_CLUE
@@ -131,6 +138,19 @@ def _normalised(cells, op: str, target: int, p: float) -> tuple[str, int, float]
     if len(cells) == 1:
         return ("=", target, p)
     return ("?", target, p) if op == "=" else (op, target, p)
+
+
+UNSEEN_OPERATOR = {"-": 0.4, "+": 0.2, "*": 0.2, "/": 0.2, "?": 0.02}
+"""When a puzzle prints operators and a cage's label reads as a bare number, its operator was lost
+(a thin − most often): each operator, or none at all, is an alternative at these shares."""
+
+
+def _unseen_operator(alt: tuple[str, int, float]) -> list[tuple[str, int, float]]:
+    """A bare-number alternative (``?``) as one alternative per operator (see UNSEEN_OPERATOR)."""
+    op, target, p = alt
+    if op != "?":
+        return [alt]
+    return [(o, target, p * share) for o, share in UNSEEN_OPERATOR.items()]
 
 
 def _unique(alts: list[tuple[str, int, float]]) -> list[tuple[str, int, float]]:
