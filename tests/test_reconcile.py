@@ -39,7 +39,8 @@ def test_an_impossible_reading_is_dropped_before_solving():
 
 
 def test_a_low_confidence_clue_is_never_confident_even_when_unique():
-    alts = readings({1: [("/", 2, 0.55)]})
+    # Its best reading is less likely than its alternatives together (see CONFIDENT_CLUE).
+    alts = readings({1: [("/", 2, 0.45), ("-", 2, 0.3), ("+", 3, 0.25)]})
     result = reconcile(4, CELLS, alts)
     assert result.status == "unique" and not result.confident
 

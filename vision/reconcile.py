@@ -29,8 +29,13 @@ CHANGE_SHARE = 0.25
 MAX_TRIES = 40
 """Readings with a solution tried (each proved unique or not) before giving up."""
 TIME_BUDGET_S = 1.0
-CONFIDENT_CLUE = 0.9
-"""A clue read with a lower probability than this makes the reading not confident, solution or not."""
+CONFIDENT_CLUE = 0.5
+"""A clue whose best reading is less likely than all its alternatives together makes the reading
+not confident, solution or not. Measured: every reading with exactly one solution, no change and no
+unread cage was right (86 of 86 on tuning photos, seed 900; 137 of 137 held out, seed 700); at 0.9
+only 11 and 13 of them were called confident, at 0.5 77 and 111 (none wrong)."""
+CONFIDENT_WALL = 0.9
+"""A wall or thin line read with a lower probability than this makes the reading not confident."""
 
 
 @dataclass(frozen=True)
@@ -126,7 +131,7 @@ def _settled(puzzle, solution, choice, options, first_reading, cages, tries, not
                 reason = "the reading is impossible"
             changes.append(Change(min(cages[i]), read, used, reason))
     weakest = min((options[i][k][2] for i, k in enumerate(choice)), default=1.0)
-    confident = not changes and weakest >= CONFIDENT_CLUE and min_wall >= CONFIDENT_CLUE
+    confident = not changes and weakest >= CONFIDENT_CLUE and min_wall >= CONFIDENT_WALL
     if not changes and not confident:
         notes = list(notes) + ["exactly one solution, but some clues or walls were read with low confidence"]
     return Reconciled(puzzle, "unique", solution, tuple(changes), confident, tries, tuple(notes))
