@@ -125,14 +125,9 @@ class ReadingSolver:
             else:
                 grid = self._grid(self.solver.get_model())
                 assumptions = self._fixed(slots, picks, grid, assumptions)
-                self.top += 1
-                guard = self.top
-                self.solver.add_clause([-guard] + [-self.literal(cell, v) for cell, v in grid.items()])
                 questions += 1
-                other = self.solver.solve(assumptions=assumptions + [guard])
-                differ = self._grid(self.solver.get_model()) if other else None
-                self.solver.add_clause([-guard])
-                if not other:
+                differ = self._other_grid(grid, assumptions)
+                if differ is None:
                     reading = self._reading(slots, picks, grid)
                     rival, asked = self._rival(slots, picks, queue, seen, MAX_QUESTIONS - questions, reading)
                     return Settled(reading, "unique", grid, questions + asked, rival)
@@ -177,14 +172,9 @@ class ReadingSolver:
                     doubt = set(slots)
                 else:
                     assumptions = self._fixed(slots, picks, grid, assumptions)
-                    self.top += 1
-                    guard = self.top
-                    self.solver.add_clause([-guard] + [-self.literal(cell, v) for cell, v in grid.items()])
                     asked += 1
-                    other = self.solver.solve(assumptions=assumptions + [guard])
-                    differ = self._grid(self.solver.get_model()) if other else None
-                    self.solver.add_clause([-guard])
-                    if not other:
+                    differ = self._other_grid(grid, assumptions)
+                    if differ is None:
                         return reading, asked
                     cells = [cell for cell in grid if grid[cell] != differ[cell]]
                     doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
@@ -214,6 +204,17 @@ class ReadingSolver:
 
     def _cost(self, slots: list[Slot], picks: tuple[int, ...]) -> float:
         return sum(self.options[slot][k][0] for slot, k in zip(slots, picks))
+
+    def _other_grid(self, grid: dict[Cell, int], assumptions: list[int]) -> dict[Cell, int] | None:
+        """Another solution than ``grid`` under ``assumptions``, or None when ``grid`` is the only one
+        (the blocking clause is guarded by a fresh literal and switched off afterwards)."""
+        self.top += 1
+        guard = self.top
+        self.solver.add_clause([-guard] + [-self.literal(cell, v) for cell, v in grid.items()])
+        other = self.solver.solve(assumptions=assumptions + [guard])
+        differ = self._grid(self.solver.get_model()) if other else None
+        self.solver.add_clause([-guard])
+        return differ
 
     def _grid(self, model: list[int]) -> dict[Cell, int]:
         true = set(lit for lit in model[: 9 * len(self.index)] if lit > 0)
