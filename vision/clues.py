@@ -181,7 +181,7 @@ class Label:
     """The cell's darkness patch it was cut from."""
     anchor_strength: float
     """0..1: how clearly the first glyph looks like clue text (height and contrast)."""
-    ink: np.ndarray | None = None
+    ink: np.ndarray
     """The patch's darkness with wall and grid-line pixels set to zero (faint strokes and soft
     edges kept): what :mod:`vision.label_reader` reads."""
 
@@ -251,7 +251,7 @@ def _glyph(ids: list[int], labels: np.ndarray, stats: np.ndarray, dark: np.ndarr
 
 
 def _split_wide(ids: list[int], labels, stats, dark, height: float,
-                cols: tuple[int, int] | None = None, force: bool = True) -> list[Glyph]:
+                cols: tuple[int, int] | None = None) -> list[Glyph]:
     """One glyph, or several when it is wider than a digit (touching glyphs): a clear valley in the
     darkest-pixel-per-column profile is cut and both halves are split again; a blob with no clear
     valley but room for ``k`` glyphs of about DIGIT_ASPECT·height is cut at the ``k - 1`` lightest
@@ -265,10 +265,10 @@ def _split_wide(ids: list[int], labels, stats, dark, height: float,
     lo, hi = int(0.2 * width), int(np.ceil(0.8 * width))
     cut = lo + int(np.argmin(profile[lo:hi]))
     if profile[cut] < 0.6 * min(profile[:cut].max(), profile[cut + 1:].max()):
-        return (_split_wide(ids, labels, stats, dark, height, (x0, x0 + cut), force)
-                + _split_wide(ids, labels, stats, dark, height, (x0 + cut, x1), force))
+        return (_split_wide(ids, labels, stats, dark, height, (x0, x0 + cut))
+                + _split_wide(ids, labels, stats, dark, height, (x0 + cut, x1)))
     pieces = int(round(width / (DIGIT_ASPECT * height)))
-    if pieces < 2 or not force:
+    if pieces < 2:
         return [glyph]
     mass = glyph.ink.sum(0)
     step, reach = width / pieces, max(1, int(0.25 * width / pieces))
@@ -281,9 +281,8 @@ def _split_wide(ids: list[int], labels, stats, dark, height: float,
     return [_glyph(ids, labels, stats, dark, (x0 + a, x0 + b)) for a, b in zip(bounds, bounds[1:]) if b - a >= 2]
 
 
-def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None, force_cuts: bool = True) -> Label | None:
-    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none.
-    ``force_cuts=False`` leaves blobs without a clear valley whole (clean training glyphs)."""
+def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None) -> Label | None:
+    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none."""
     dark = cell_patch(grid, cell) if dark is None else dark
     labels, stats, lines = _ink_and_lines(dark)
     members = _line_members(stats)
@@ -292,7 +291,7 @@ def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None, for
     digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
     height = float(np.median(digit_like))
     top = float(np.median([stats[i, 1] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]))
-    glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height, force=force_cuts)]
+    glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height)]
     a = members[0]
     contrast = float(np.percentile(dark[labels == a], 90)) if (labels == a).any() else 0.0
     strength = float(np.clip(contrast / 0.5, 0, 1) * np.clip(stats[a, 3] / (0.12 * CELL), 0, 1))

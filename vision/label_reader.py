@@ -70,13 +70,12 @@ class Strip:
 def label_strip(label) -> Strip:
     """The strip of a :class:`vision.clues.Label` (see the module docstring)."""
     h = max(2.0, float(label.height))
-    ink = label.ink if label.ink is not None else label.dark
     x_lo = min(g.box[0] for g in label.glyphs) - SIDE * h
     x_hi = max(g.box[2] for g in label.glyphs) + SIDE * h
     y_lo = label.top - ABOVE * h
     y_hi = label.top + (1 + BELOW) * h
     pad = int(np.ceil(SIDE * h)) + 2
-    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    padded = cv2.copyMakeBorder(label.ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     scale = STRIP_H / (y_hi - y_lo)
     width = max(WINDOW, int(round((x_hi - x_lo) * scale)))
     m = np.float32([[scale, 0, -(x_lo + pad) * scale], [0, scale, -(y_lo + pad) * scale]])
