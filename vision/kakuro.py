@@ -19,8 +19,6 @@ Example::
 """
 from __future__ import annotations
 
-import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +34,7 @@ from .kakuro_cells import (CLUE_DIAGONAL, cell_patch, cell_tones, classify, clue
                            boundary_steps, white_probabilities)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
 from .kakuro_reconcile import ReadingSolver
+from .read import timed_stage
 
 SURE = 0.9
 """Least probability of every number (and of every cell's tone, see SURE_CELL) in a confident reading."""
@@ -116,9 +115,9 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) 
     Raises ImageError for a file that is not a usable image and NoPuzzleFound when no Kakuro grid
     is found."""
     seconds: dict[str, float] = {}
-    with _timed(seconds, "load"):
+    with timed_stage(seconds, "load"):
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
-    with _timed(seconds, "grid"):
+    with timed_stage(seconds, "grid"):
         grid = find_kakuro_grid(pixels)
     return read_kakuro_in(grid, debug=debug, seconds=seconds)
 
@@ -128,7 +127,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     corners, :func:`vision.kakuro_grid.grid_from_corners`, measures them alone). ``seconds`` holds
     the times of earlier stages."""
     seconds = dict(seconds or {})
-    with _timed(seconds, "cells"):
+    with timed_stage(seconds, "cells"):
         patches = {(r, c): cell_patch(grid, (r, c)) for r in range(grid.rows) for c in range(grid.cols)}
         tones, level = cell_tones(patches)
         edge = frozenset((r, c) for r in range(grid.rows) for c in range(grid.cols) if r == 0 or c == 0)
@@ -137,11 +136,11 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         layout = settle_layout(grid.rows, grid.cols, white, diagonal)
         white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= 2 * CLUE_DIAGONAL else p
                  for (r, c), p in white.items()}  # the first row and column, and clear diagonals, are dark
-    with _timed(seconds, "numbers"):
+    with timed_stage(seconds, "numbers"):
         model = digit_model()
         numbers = read_numbers(layout, patches, level, model)
         entries, entry_conf = read_entries(layout, patches, level, model)
-    with _timed(seconds, "solve"):
+    with timed_stage(seconds, "solve"):
         puzzle, status, solution, changes, notes = reconcile(grid.rows, grid.cols, layout, numbers, entries)
     sure = (status == "unique" and not changes and not any(note.startswith(RIVAL_NOTE) for note in notes) and all(max(p, 1 - p) >= SURE_CELL for p in white.values())
             and all(alts and alts[0][1] >= SURE for alts in numbers.values()))
@@ -298,16 +297,6 @@ def _value(puzzle: KakuroPuzzle, cell: Cell, direction: str) -> int | None:
     """The number the puzzle uses in a clue slot."""
     square = puzzle.grid[cell[0]][cell[1]]
     return square.total(direction) if isinstance(square, Clue) else None
-
-
-@contextmanager
-def _timed(seconds: dict[str, float], stage: str):
-    """Add the wall time of the ``with`` block to ``seconds[stage]``."""
-    start = time.perf_counter()
-    try:
-        yield
-    finally:
-        seconds[stage] = round(seconds.get(stage, 0.0) + time.perf_counter() - start, 4)
 
 
 __all__ = ["KakuroChange", "KakuroReading", "read_kakuro", "read_kakuro_in", "reconcile"]

@@ -10,7 +10,7 @@ outer border's centre line on its edges (``lines[0] = 0``, ``lines[N] = side - 1
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -79,10 +79,3 @@ class DigitReading:
 
     cell: Cell
     alternatives: tuple[tuple[int, float], ...]
-
-
-@dataclass(frozen=True)
-class StageTimes:
-    """Seconds spent in each stage."""
-
-    seconds: dict[str, float] = field(default_factory=dict)

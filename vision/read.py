@@ -71,7 +71,7 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     TesseractMissing when OCR is needed and not installed.
     """
     seconds: dict[str, float] = {}
-    clock = lambda stage: _timed(seconds, stage)
+    clock = lambda stage: timed_stage(seconds, stage)
     with clock("load"):
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
     with clock("grid"):
@@ -121,8 +121,8 @@ def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, float]]:
 
 
 @contextmanager
-def _timed(seconds: dict[str, float], stage: str):
-    """Add the wall time of the ``with`` block to ``seconds[stage]``."""
+def timed_stage(seconds: dict[str, float], stage: str):
+    """Add the wall time of the ``with`` block to ``seconds[stage]`` (both readers' stage clock)."""
     start = time.perf_counter()
     try:
         yield
