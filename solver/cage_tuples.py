@@ -116,3 +116,29 @@ def _tuples(op: str, target: int, n: int, k: int, pattern: tuple[tuple[int, int]
 def clear_cache() -> None:
     """Forget every cached tuple table (benchmarks time cold encodings with it)."""
     _tuples.cache_clear()
+
+
+@lru_cache(maxsize=512)
+def possible_targets(op: str, n: int, k: int, long_minus_divide: bool = True) -> tuple[int, ...]:
+    """Every target the operator ``op`` can reach on a cage of ``k`` cells with digits 1..n, ignoring
+    rows and columns (a superset of the clues a cage of this size can carry), ascending. ``'?'``
+    is the union over the operators; ``'='`` a single cell's digit."""
+    if op in "=" or k == 1:
+        return tuple(range(1, n + 1)) if op in "=?+*" else ()
+    if op == "?":
+        ops = "+*-/" if (k == 2 or long_minus_divide) else "+*"
+        return tuple(sorted(set().union(*(possible_targets(o, n, k, long_minus_divide) for o in ops))))
+    if op == "+":
+        return tuple(range(k, k * n + 1))
+    if op == "*":
+        products = {1}
+        for _ in range(k):
+            products = {p * d for p in products for d in range(1, n + 1)}
+        return tuple(sorted(products))
+    if op in "-/" and k > 2 and not long_minus_divide:
+        return ()
+    if op == "-":
+        return tuple(range(1 if k == 2 else 0, n - (k - 1) + 1))
+    if op == "/":
+        return tuple(range(2 if k == 2 else 1, n + 1))
+    return ()

@@ -32,14 +32,14 @@ Example::
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
 
 from .model import Cell, ClueReading, GridFind
 from .glyphs import OPERATORS, Glyph
-from .label_reader import read_labels, split_clue
+from .label_reader import decode, label_frames, split_clue
 from .label_training import label_model
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
 
@@ -463,8 +463,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     place = _usual_place([lab for lab in labels.values() if lab is not None])
     labels = {cell: lab if lab is not None else assumed_label(cell_patch(grid, cell), *place)
               for cell, lab in labels.items()}
-    found = dict(zip((c for c, lab in labels.items() if lab is not None),
-                     read_labels([lab for lab in labels.values() if lab is not None], model)))
+    frames = dict(zip((c for c, lab in labels.items() if lab is not None),
+                      label_frames([lab for lab in labels.values() if lab is not None], model)))
+    found = {c: decode(f) for c, f in frames.items()}
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t]
     if asked and ocr != "never":
@@ -474,6 +475,7 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     with_op = sum(bool((t and t[0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
                   for c, t in found.items())
     no_ops = bool(found) and with_op < NO_OPS_SHARE * len(found)
-    return {cell: (combine_texts(cell, found[cell], texts.get(cell), no_ops, ocr_weight(labels[cell], grid))
-                   if found.get(cell) else ClueReading(cell, ()))
+    return {cell: (replace(combine_texts(cell, found[cell], texts.get(cell), no_ops, ocr_weight(labels[cell], grid)),
+                           frames=frames[cell])
+                   if found.get(cell) else ClueReading(cell, (), frames.get(cell)))
             for cell in cells}

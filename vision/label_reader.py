@@ -142,16 +142,62 @@ def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: in
     return [(p, s / total) for p, s in sorted(found, key=lambda kv: -kv[1])[:keep]]
 
 
+def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = STRIP_CLASSES,
+                insertion: float | None = None) -> np.ndarray:
+    """Natural-log likelihood of each of ``texts`` given frame probabilities ``probs`` (T ×
+    len(classes)): the total probability of every frame-by-frame spelling of the text (blanks
+    between and around characters, repeats collapsing, a blank needed between equal characters —
+    the CTC forward sum), times INSERTION per character as :func:`decode` counts it. All texts are
+    scored at once; comparable with each other and with :func:`decode`'s ranking."""
+    insertion = INSERTION if insertion is None else insertion
+    blank = classes.index(BLANK)
+    index = {c: i for i, c in enumerate(classes)}
+    if not texts:
+        return np.zeros(0)
+    lengths = np.array([len(t) for t in texts])
+    span = 2 * int(lengths.max()) + 1
+    # Extended sequences: blank, c1, blank, c2, ..., blank (padded with blanks).
+    symbols = np.full((len(texts), span), blank, np.int64)
+    for k, text in enumerate(texts):
+        symbols[k, 1:2 * len(text):2] = [index[ch] for ch in text]
+    skip = np.zeros_like(symbols, bool)  # may jump from s-2 to s (a character unlike the one before)
+    skip[:, 3::2] = symbols[:, 3::2] != symbols[:, 1:-2:2]
+    valid = np.arange(span)[None, :] < (2 * lengths + 1)[:, None]
+    p = np.maximum(probs.astype(np.float64), 1e-12)
+    alpha = np.zeros(symbols.shape)
+    alpha[:, 0] = p[0, blank]
+    alpha[:, 1] = p[0, symbols[:, 1]]
+    alpha *= valid
+    log_scale = np.zeros(len(texts))
+    for t in range(1, len(p)):
+        step = alpha.copy()
+        step[:, 1:] += alpha[:, :-1]
+        step[:, 2:] += np.where(skip[:, 2:], alpha[:, :-2], 0.0)
+        alpha = step * p[t, symbols] * valid
+        peak = alpha.max(1, keepdims=True)
+        peak[peak == 0] = 1.0
+        alpha /= peak
+        log_scale += np.log(peak[:, 0])
+    rows = np.arange(len(texts))
+    last = alpha[rows, 2 * lengths] + alpha[rows, 2 * lengths - 1]
+    return np.log(np.maximum(last, 1e-300)) + log_scale + lengths * np.log(insertion)
+
+
 def read_labels(labels: list, model: Mlp) -> list[list[tuple[str, float]]]:
     """The likeliest texts of each label (see :func:`decode`); the frames of all labels go through
     the model in one batch."""
+    return [decode(p) for p in label_frames(labels, model)]
+
+
+def label_frames(labels: list, model: Mlp) -> list[np.ndarray]:
+    """Each label's frame probabilities (strip columns × STRIP_CLASSES); the frames of all labels
+    go through the model in one batch."""
     if not labels:
         return []
     frames = [frame_features(label_strip(label)) for label in labels]
     order = [model.classes.index(c) for c in STRIP_CLASSES]
     probs = model.probabilities(np.concatenate(frames))[:, order]
-    ends = np.cumsum([len(f) for f in frames])[:-1]
-    return [decode(p) for p in np.split(probs, ends)]
+    return np.split(probs, np.cumsum([len(f) for f in frames])[:-1])
 
 
 def split_clue(text: str) -> tuple[int, str | None]:

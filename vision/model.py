@@ -10,7 +10,7 @@ outer border's centre line on its edges (``lines[0] = 0``, ``lines[N] = side - 1
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -67,6 +67,9 @@ class ClueReading:
 
     cell: Cell
     alternatives: tuple[tuple[str, int, float], ...]
+    frames: np.ndarray | None = field(default=None, compare=False, repr=False)
+    """The whole-label reader's frame probabilities (strip columns × its classes), for scoring
+    other texts (:mod:`vision.clue_candidates`); None when no label was read."""
 
     @property
     def best(self) -> tuple[str, int, float] | None:

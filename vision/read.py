@@ -25,6 +25,7 @@ from . import clues as clue_stage
 from .grid import find_grid
 from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
+from .clue_candidates import widened
 from .reconcile import Change, reconcile
 
 
@@ -85,8 +86,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         readings = clue_stage.read_clues(grid, [cells[0] for cells in cells_of_cages], engine=ocr_engine)
     entries, entry_conf = _digits(grid, clock)
     with clock("solve"):
-        alternatives = [list(readings[cells[0]].alternatives) for cells in cells_of_cages]
-        shown = any(a and a[0][0] not in "?=" for a in alternatives)
+        shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
+        alternatives = [widened(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
                             entries=entries, min_wall_probability=1 - doubt)

@@ -1,0 +1,69 @@
+"""Scoring texts against the whole-label reader's frames, and the clues a cage can carry."""
+from __future__ import annotations
+
+import numpy as np
+
+from solver.cage_tuples import possible_targets, satisfies
+from vision.clue_candidates import widened
+from vision.label_reader import decode, text_scores
+from vision.model import ClueReading
+
+from test_label_reader import _frames
+
+
+def test_text_scores_agree_with_the_decoder_and_prefer_what_was_spelled():
+    frames = _frames("__1122__*_", 0.8)
+    texts = ["12*", "12", "12+", "112*", "2*"]
+    scores = text_scores(frames, texts)
+    assert np.argmax(scores) == 0
+    assert decode(frames)[0][0] == "12*"
+    # Equal digits need a blank between them: "11" is far less likely than "1" here.
+    single = text_scores(_frames("_11_", 0.9), ["1", "11"])
+    assert single[0] > single[1] + 2
+
+
+def test_text_scores_sum_over_spellings_like_a_brute_force_count():
+    rng = np.random.default_rng(4)
+    from vision.label_reader import STRIP_CLASSES, BLANK
+    probs = rng.dirichlet(np.ones(len(STRIP_CLASSES)), size=4)
+    blank = STRIP_CLASSES.index(BLANK)
+    # Every frame-by-frame spelling of 4 frames, collapsed CTC-style, summed per text.
+    import itertools
+    totals: dict[str, float] = {}
+    for path in itertools.product(range(len(STRIP_CLASSES)), repeat=4):
+        text, last = "", None
+        for k in path:
+            if k != blank and k != last:
+                text += STRIP_CLASSES[k]
+            last = k
+        totals[text] = totals.get(text, 0.0) + float(np.prod([probs[t, k] for t, k in enumerate(path)]))
+    for text in ("7", "12", "3+", "55"):
+        assert np.isclose(text_scores(probs, [text], insertion=1.0)[0], np.log(totals[text]))
+
+
+def test_possible_targets_hold_every_clue_of_real_tuples():
+    import itertools
+    for op in "+*-/":
+        for k in (2, 3):
+            # Two cells share a row or a column: their digits differ.
+            reachable = {t for vals in itertools.product(range(1, 7), repeat=k) if k > 2 or len(set(vals)) == k
+                         for t in range(0, 400) if satisfies(op, t, vals, True)}
+            assert reachable <= set(possible_targets(op, 6, k, True)), (op, k)
+    assert possible_targets("-", 6, 3, False) == ()
+    assert possible_targets("=", 5, 1) == (1, 2, 3, 4, 5)
+
+
+def test_widened_adds_the_clues_this_cage_can_carry_that_the_beam_left_out():
+    # The label looks like "2449+": impossible on two cells of a 6×6; "24×" and "24+"-like texts
+    # the cage can carry are added, the reading's own alternatives kept first.
+    frames = _frames("_22_44_99_++_", 0.6)
+    reading = ClueReading((0, 0), (("+", 2449, 0.7), ("*", 2449, 0.2)), frames)
+    alts = widened(reading, ((0, 0), (0, 1)), 6, operators_shown=True)
+    assert alts[0] == reading.alternatives[0]
+    assert [a for a in alts if a in reading.alternatives] == list(reading.alternatives)
+    extra = [a for a in alts if a not in reading.alternatives]
+    assert extra and all(p <= 0.7 for _, _, p in extra)
+    assert all(t in possible_targets(op, 6, 2) for op, t, _ in extra)
+    assert ("*", 24) in {a[:2] for a in extra}
+    # Without frames nothing is added.
+    assert widened(ClueReading((0, 0), reading.alternatives), ((0, 0), (0, 1)), 6, True) == list(reading.alternatives)

@@ -1,0 +1,72 @@
+"""Every clue a cage can carry, scored by what its label looked like: alternatives the reader's
+beam search did not keep.
+
+Why: the whole-label reader (:mod:`vision.label_reader`) keeps the few texts its beam search found
+likeliest, whatever the cage. On a blurred photo the printed clue is often not among them while the
+reader's frame probabilities still favour it over every other clue *this cage can carry* ("2449+"
+cannot be the sum of two digits; "2688×" can be a product of four). Here the cage's size and the
+grid's N give the candidate targets (:func:`solver.cage_tuples.possible_targets`); each candidate's
+text is scored against the label's frames by the CTC forward sum
+(:func:`vision.label_reader.text_scores`), on the same scale as the reader's own best text; the
+likeliest few that are not already alternatives are added, with probabilities relative to the
+best reading's. The solver in the loop then chooses among them (:mod:`vision.reconcile`).
+
+Example::
+
+    alts = widened(readings[(0, 0)], cells=((0, 0), (0, 1)), size=6, operators_shown=True)
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from solver.cage_tuples import possible_targets
+
+from .label_reader import text_scores
+from .model import Cell, ClueReading
+
+EXTRA = 6
+"""Candidates added per cage at most."""
+MIN_RATIO = 1e-3
+"""A candidate less likely than this share of the best reading is not added."""
+DIGIT_SPREAD = 1
+"""Candidates whose number has more digits than the best reading's by more than this are not
+scored (big products are many; the scorer's cost grows with their count)."""
+UNREAD_SHARE = 0.3
+"""Probability given to the best candidate of a label that the reader spelled as nothing."""
+
+
+def _text(op: str, target: int) -> str:
+    return f"{target}{op}" if op in "+-*/" else str(target)
+
+
+def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_shown: bool,
+            long_minus_divide: bool = True) -> list[tuple[str, int, float]]:
+    """The reading's alternatives and up to EXTRA more that a cage of ``cells`` on an N = ``size``
+    grid can carry, best first; the reading's own alternatives unchanged when it has no frames."""
+    alts = list(reading.alternatives)
+    if reading.frames is None:
+        return alts
+    k = len(cells)
+    if k == 1:
+        ops = ("=",)
+    elif operators_shown:
+        ops = ("+", "*", "-", "/") if (k == 2 or long_minus_divide) else ("+", "*")
+    else:
+        ops = ("?",)
+    digits = len(str(alts[0][1])) if alts else 2
+    seen = {a[:2] for a in alts}
+    candidates = [(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide)
+                  if len(str(t)) <= digits + DIGIT_SPREAD and (op, t) not in seen]
+    if not candidates:
+        return alts
+    texts = [_text(op, t) for op, t in candidates]
+    if alts:
+        scores = text_scores(reading.frames, texts + [_text(*alts[0][:2])])
+        base, best_p, scores = scores[-1], alts[0][2], scores[:-1]
+    else:
+        scores = text_scores(reading.frames, texts)
+        base, best_p = float(scores.max()), UNREAD_SHARE
+    order = np.argsort(-scores)[:EXTRA]
+    extra = [(candidates[i][0], candidates[i][1], round(float(best_p * np.exp(min(0.0, scores[i] - base))), 6))
+             for i in order if scores[i] - base >= np.log(MIN_RATIO)]
+    return sorted(alts + extra, key=lambda a: -a[2])
