@@ -66,3 +66,29 @@ def test_clues_on_handheld_photos():
 @pytest.mark.xfail(reason="target 99% per clue on handheld photos not reached (about 85%)", strict=True)
 def test_clues_on_handheld_photos_target():
     assert _photo_accuracy("handheld", range(60, 66)) >= 0.99
+
+
+def test_a_label_hidden_from_the_finder_is_looked_for_at_the_puzzles_usual_place():
+    from vision.clues import assumed_label, cell_patch, label_glyphs, usual_place
+
+    made = generate(GeneratorOptions(size=5), 21)
+    rendering = render(made.puzzle, "newspaper", seed=21, cell_px=80)
+    grid = rectify(rendering.image, rendering.corners, rendering.size)
+    found = [label_glyphs(grid, cage.anchor) for cage in made.puzzle.cages]
+    assert all(found)
+    top, height, x0, x1 = usual_place(found)
+    for label in found:
+        # Every label starts near the usual left end and its digits at the usual top.
+        assert abs(min(g.box[0] for g in label.glyphs) - x0) <= 0.3 * height
+        assert abs(label.top - top) <= 0.3 * height
+    # A label assumed there covers the ink the finder would have cut out, walls removed.
+    anchor = made.puzzle.cages[0].anchor
+    dark = cell_patch(grid, anchor)
+    assumed = assumed_label(dark, top, height, x0, x1)
+    real = found[0]
+    (ax0, ay0, ax1, ay1), = [g.box for g in assumed.glyphs]
+    assert ax0 <= min(g.box[0] for g in real.glyphs) + 1 and ax1 >= max(g.box[2] for g in real.glyphs) - 1
+    assert assumed.ink.max() > 0.5 and assumed.anchor_strength == 0.0
+    # Too few labels found: a typical place inside the cell's top-left corner.
+    t, h, a, b = usual_place(found[:2])
+    assert 0 < t and 0 < h and a < b

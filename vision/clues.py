@@ -350,7 +350,7 @@ def label_crop(label: Label) -> np.ndarray:
     return cv2.copyMakeBorder(grey, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=255)
 
 
-def _usual_place(found: list[Label]) -> tuple[float, float, int, int]:
+def usual_place(found: list[Label]) -> tuple[float, float, int, int]:
     """Where this puzzle prints its labels, from the labels found: ``(top, height, x0, x1)`` in
     patch pixels (medians of top, height and left end; the widest label's right end), or a
     typical place when fewer than three were found."""
@@ -460,11 +460,12 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     model = label_model()
     cells = list(cells)
     labels = {cell: label_glyphs(grid, cell) for cell in cells}
-    place = _usual_place([lab for lab in labels.values() if lab is not None])
+    place = usual_place([lab for lab in labels.values() if lab is not None])
     labels = {cell: lab if lab is not None else assumed_label(cell_patch(grid, cell), *place)
               for cell, lab in labels.items()}
     frames = dict(zip((c for c, lab in labels.items() if lab is not None),
-                      label_frames([lab for lab in labels.values() if lab is not None], model)))
+                      label_frames([lab for lab in labels.values() if lab is not None], model,
+                                   left=place[2])))
     found = {c: decode(f) for c, f in frames.items()}
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t]

@@ -67,10 +67,12 @@ class Strip:
     scale: float
 
 
-def label_strip(label) -> Strip:
-    """The strip of a :class:`vision.clues.Label` (see the module docstring)."""
+def label_strip(label, left: float | None = None) -> Strip:
+    """The strip of a :class:`vision.clues.Label` (see the module docstring); with ``left`` it
+    starts no later than SIDE label-heights before that patch column (where this puzzle's labels
+    start: a faint first digit the label finder missed is read too)."""
     h = max(2.0, float(label.height))
-    x_lo = min(g.box[0] for g in label.glyphs) - SIDE * h
+    x_lo = min([g.box[0] for g in label.glyphs] + ([left] if left is not None else [])) - SIDE * h
     x_hi = max(g.box[2] for g in label.glyphs) + SIDE * h
     y_lo = label.top - ABOVE * h
     y_hi = label.top + (1 + BELOW) * h
@@ -189,12 +191,13 @@ def read_labels(labels: list, model: Mlp) -> list[list[tuple[str, float]]]:
     return [decode(p) for p in label_frames(labels, model)]
 
 
-def label_frames(labels: list, model: Mlp) -> list[np.ndarray]:
-    """Each label's frame probabilities (strip columns × STRIP_CLASSES); the frames of all labels
-    go through the model in one batch."""
+def label_frames(labels: list, model: Mlp, left: float | None = None) -> list[np.ndarray]:
+    """Each label's frame probabilities (strip columns × STRIP_CLASSES), strips starting no later
+    than ``left`` (see :func:`label_strip`); the frames of all labels go through the model in one
+    batch."""
     if not labels:
         return []
-    frames = [frame_features(label_strip(label)) for label in labels]
+    frames = [frame_features(label_strip(label, left)) for label in labels]
     order = [model.classes.index(c) for c in STRIP_CLASSES]
     probs = model.probabilities(np.concatenate(frames))[:, order]
     return np.split(probs, np.cumsum([len(f) for f in frames])[:-1])
