@@ -383,13 +383,22 @@ interpolated between these points: measured on generated photos and realdev, tes
 crisp labels in unfamiliar fonts better than our classifier and small blurred ones worse."""
 
 
-def ocr_weight(label: Label, grid: GridFind) -> float:
-    """Tesseract's share for this label (see OCR_WEIGHT_PX)."""
+def label_height_px(label: Label, grid: GridFind) -> float:
+    """The label's digit height in the photo's own pixels."""
     corners = np.asarray(grid.corners, float)
     cell_src = float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / grid.size
-    height = label.height * cell_src / CELL
+    return label.height * cell_src / CELL
+
+
+def ocr_weight(label: Label, grid: GridFind) -> float:
+    """Tesseract's share for this label (see OCR_WEIGHT_PX)."""
     (h0, w0), (h1, w1) = OCR_WEIGHT_PX
-    return float(np.interp(height, [h0, h1], [w0, w1]))
+    return float(np.interp(label_height_px(label, grid), [h0, h1], [w0, w1]))
+OCR_MIN_PX = 8.0
+"""Labels shorter than this in the photo's own pixels are not sent to Tesseract: it reads them worse
+than the whole-label reader and took most of the clue stage's time (0.20 of 0.25 s per image).
+Measured on the 300 held-out photos: boards exact unchanged (61.7%), solved 65.0% → 65.7%,
+median 1.03 → 1.00 s, p95 2.33 → 2.13 s."""
 OCR_CHARS = DIGITS + "+-x*/:"
 OCR_OPS = {"+": "+", "-": "-", "x": "*", "*": "*", "/": "/", ":": "/"}
 
@@ -468,7 +477,7 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
                                    left=place[2])))
     found = {c: decode(f) for c, f in frames.items()}
     texts: dict[Cell, tuple[str, float]] = {}
-    asked = [c for c, t in found.items() if t]
+    asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":
         engine = engine or TesseractEngine()
         readings = engine.read_lines([label_crop(labels[c]) for c in asked], whitelist=OCR_CHARS)
