@@ -16,8 +16,11 @@ Algorithm, per cell:
    perceptron scores every column, a grammar-constrained beam search spells the clue — giving
    alternatives with probabilities. (The glyph cuts of step 3 only bound the strip and the crop
    tesseract reads.)
-5. *OCR* (:mod:`vision.tesseract`): every label's crop is read by one tesseract run with a digit
-   and operator whitelist; its share grows with the label's height in the photo (OCR_WEIGHT_PX).
+   A cage whose label was not cut out is read at the puzzle's usual label place
+   (:func:`assumed_label`); strips start no later than where the puzzle's labels usually start.
+5. *OCR* (:mod:`vision.tesseract`): every label at least OCR_MIN_PX tall in the photo is read by
+   one tesseract run with a digit and operator whitelist; its share grows with the label's height
+   in the photo (OCR_WEIGHT_PX).
 6. *No operators printed*: when under NO_OPS_SHARE of the labels read show an operator glyph,
    every label gets ``'?'``.
 
