@@ -471,9 +471,10 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     """
     model = label_model()
     cells = list(cells)
-    labels = {cell: label_glyphs(grid, cell) for cell in cells}
+    patches = {cell: cell_patch(grid, cell) for cell in cells}
+    labels = {cell: label_glyphs(grid, cell, patches[cell]) for cell in cells}
     place = usual_place([lab for lab in labels.values() if lab is not None])
-    labels = {cell: lab if lab is not None else assumed_label(cell_patch(grid, cell), *place)
+    labels = {cell: lab if lab is not None else assumed_label(patches[cell], *place)
               for cell, lab in labels.items()}
     frames = dict(zip((c for c, lab in labels.items() if lab is not None),
                       label_frames([lab for lab in labels.values() if lab is not None], model,

@@ -22,7 +22,9 @@ Algorithm, per label found by :func:`vision.clues.label_glyphs`:
 
 Example::
 
-    texts = read_labels([label], label_model())[0]   # [('12*', 0.93), ('12+', 0.05), ...]
+    frames = label_frames([label], label_model())[0]
+    decode(frames)                                   # [('12*', 0.93), ('12+', 0.05), ...]
+    text_scores(frames, ['12*', '12+'])              # log-likelihoods of texts of our choosing
 """
 from __future__ import annotations
 
@@ -183,12 +185,6 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     rows = np.arange(len(texts))
     last = alpha[rows, 2 * lengths] + alpha[rows, 2 * lengths - 1]
     return np.log(np.maximum(last, 1e-300)) + log_scale + lengths * np.log(insertion)
-
-
-def read_labels(labels: list, model: Mlp) -> list[list[tuple[str, float]]]:
-    """The likeliest texts of each label (see :func:`decode`); the frames of all labels go through
-    the model in one batch."""
-    return [decode(p) for p in label_frames(labels, model)]
 
 
 def label_frames(labels: list, model: Mlp, left: float | None = None) -> list[np.ndarray]:
