@@ -1,6 +1,6 @@
 """The evaluation harness proves itself: a truth-passing fake scores 100%, corrupted ones less."""
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import pytest
@@ -61,6 +61,30 @@ def test_corrupted_readings_score_less_and_say_what_went_wrong():
     half = evaluate(REALDEV, lambda image: merge_two_cages(truth_of(image)) if "Blog" in image.name else truth_of(image))
     totals = summary(half)
     assert 0 < totals["board_ok"] < 1 and totals["cages_ok"] == totals["board_ok"]
+
+
+def with_entries(puzzle: Puzzle, cells: dict) -> Puzzle:
+    grid = [[None] * puzzle.size for _ in range(puzzle.size)]
+    for (r, c), v in cells.items():
+        grid[r][c] = v
+    return Puzzle(puzzle.size, puzzle.cages, puzzle.operators_shown, tuple(map(tuple, grid)))
+
+
+def test_a_given_in_a_one_cell_cage_counts_only_when_the_truth_lists_entries():
+    """declan's 4×4 Calcudoku screenshot prints its one-cell cage's digit; its truth lists no entries."""
+    found = next(t for t in load_truths(REALDEV) if t.image.name == "declan-calcudoku__4x4_board_1.jpg")
+    truth = found.puzzle
+    single = next(c for c in truth.cages if len(c.cells) == 1)
+    other = next(c for c in truth.cages if len(c.cells) > 1).cells[0]
+    given = score(found, Reading(with_entries(truth, {single.cells[0]: single.target}), True), 0.1)
+    assert given.entries_ok is None and given.errors == ()
+    wrong = score(found, Reading(with_entries(truth, {single.cells[0]: single.target % 4 + 1}), True), 0.1)
+    assert wrong.entries_ok is False
+    stray = score(found, Reading(with_entries(truth, {other: 2}), True), 0.1)
+    assert stray.entries_ok is False and any("entry" in e for e in stray.errors)
+    listed = with_entries(truth, {other: 2})
+    counted = score(replace(found, puzzle=listed), Reading(with_entries(truth, {single.cells[0]: single.target, other: 2}), True), 0.1)
+    assert counted.entries_ok is False  # the truth lists entries: every digit counts
 
 
 def test_a_failing_recognizer_is_scored_not_crashed():
