@@ -1,12 +1,17 @@
 """Big digits (typed givens and pen entries) read on renderings with pencil marks in other cells."""
 from __future__ import annotations
 
+import json
+
 import pytest
+from conftest import SHARED
 
 from solver.generator import GeneratorOptions, generate
 from ui.render import make_entries, make_pencil, render
 from vision.clues import rectify
 from vision.digits import big_digit_model, read_digits
+from vision.grid import find_grid
+from vision.image_io import load_image
 
 
 def _measure(style: str, seeds) -> tuple[int, int, int]:
@@ -54,3 +59,18 @@ def test_empty_grid_reads_no_digits():
     made = generate(GeneratorOptions(size=5), 8)
     rendering = render(made.puzzle, "newspaper", seed=8, cell_px=60, entries=((None,) * 5,) * 5)
     assert read_digits(rectify(rendering.image, rendering.corners, 5), big_digit_model()) == {}
+
+
+REALDEV = SHARED / "realdev"
+
+
+@pytest.mark.skipif(not REALDEV.is_dir(), reason="../shared/realdev is not here")
+def test_the_solved_realdev_screenshot_reads_every_entry():
+    """Heavy typed digits, the clue operator touching the digit in two cells (read from ../shared,
+    never copied)."""
+    truth = json.loads((REALDEV / "Oluwxtope-Ken-gratulations__output.json").read_text())
+    image = load_image(REALDEV / truth["image"])
+    grid = find_grid(image)
+    readings = read_digits(grid)
+    got = [[readings[(r, c)].alternatives[0][0] if (r, c) in readings else None for c in range(4)] for r in range(4)]
+    assert got == truth["truth"]["entries"]
