@@ -34,7 +34,8 @@ Example::
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+import weakref
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 import cv2
@@ -75,9 +76,31 @@ def rectify(image: np.ndarray, corners: np.ndarray, size: int, cell_px: int = CE
     return GridFind(np.float64(corners), size, warped, lines, lines, h, 1.0)
 
 
+_PER_GRID: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+"""What was worked out per cell of a grid (patch, ink, label), kept as long as the grid lives:
+the cage finder, the clue reader and the digit reader all look at every cell's ink and label."""
+
+
+def _memo(grid: GridFind, key: tuple, make: Callable[[], object]) -> object:
+    """``make()`` once per grid and key (a GridFind is immutable)."""
+    store = _PER_GRID.setdefault(grid, {})
+    if key not in store:
+        store[key] = make()
+    return store[key]
+
+
 def cell_patch(grid: GridFind, cell: Cell) -> np.ndarray:
     """The cell's darkness patch (PATCH×PATCH float32, 0 paper … 1 ink); the cell lines sit at
-    MARGIN and MARGIN + CELL."""
+    MARGIN and MARGIN + CELL. Computed once per grid and cell; read-only."""
+    return _memo(grid, ("patch", cell), lambda: _read_only(_cell_patch(grid, cell)))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+def _cell_patch(grid: GridFind, cell: Cell) -> np.ndarray:
     x0, y0, x1, y1 = grid.cell_box(cell)
     sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
     m = np.float32([[sx, 0, MARGIN - x0 * sx], [0, sy, MARGIN - y0 * sy]])
@@ -295,9 +318,22 @@ def _split_wide(ids: list[int], labels, stats, dark, height: float,
 
 
 def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None) -> Label | None:
-    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none."""
-    dark = cell_patch(grid, cell) if dark is None else dark
-    labels, stats, lines = _ink_and_lines(dark)
+    """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none;
+    from ``dark`` when given, else from the grid's cell (worked out once per grid and cell)."""
+    if dark is None:
+        return _memo(grid, ("label", cell), lambda: _label(cell_patch(grid, cell), cell_ink(grid, cell)))
+    return _label(dark, _ink_and_lines(dark))
+
+
+def cell_ink(grid: GridFind, cell: Cell) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`ink_components` of the grid's cell and the line mask (see :func:`_ink_and_lines`),
+    worked out once per grid and cell; read-only."""
+    return _memo(grid, ("ink", cell), lambda: tuple(map(_read_only, _ink_and_lines(cell_patch(grid, cell)))))
+
+
+def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Label | None:
+    """:func:`label_glyphs` of a patch whose :func:`_ink_and_lines` is ``ink``."""
+    labels, stats, lines = ink
     members = _line_members(stats)
     if not members:
         # The blurred edge of a wall left beside the label joins it into one big blob: cut the
@@ -472,7 +508,7 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     model = label_model()
     cells = list(cells)
     patches = {cell: cell_patch(grid, cell) for cell in cells}
-    labels = {cell: label_glyphs(grid, cell, patches[cell]) for cell in cells}
+    labels = {cell: label_glyphs(grid, cell) for cell in cells}
     place = usual_place([lab for lab in labels.values() if lab is not None])
     labels = {cell: lab if lab is not None else assumed_label(patches[cell], *place)
               for cell, lab in labels.items()}

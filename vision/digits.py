@@ -28,7 +28,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .clues import CELL, MARGIN, cell_patch, ink_components, label_glyphs, rectify
+from .clues import CELL, MARGIN, cell_ink, cell_patch, ink_components, label_glyphs, rectify
 from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, jittered, training_puzzle
 from .mlp import Mlp, fit_mlp
@@ -53,8 +53,17 @@ BIG = 0.22
 def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
     """The big digit's ink (float32 darkness, its bounding box) in a cell patch, or None when the
     cell holds no big digit."""
-    labels, stats = ink_components(dark)
-    label = label_glyphs(None, None, dark)
+    return _digit_glyph(dark, ink_components(dark), label_glyphs(None, None, dark))
+
+
+def cell_digit_glyph(grid: GridFind, cell: Cell) -> np.ndarray | None:
+    """:func:`digit_glyph` of the grid's cell, from the ink and label the clue reader worked out."""
+    labels, stats, _ = cell_ink(grid, cell)
+    return _digit_glyph(cell_patch(grid, cell), (labels, stats), label_glyphs(grid, cell))
+
+
+def _digit_glyph(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> np.ndarray | None:
+    labels, stats = ink
     least = max(BIG * CELL, 1.4 * label.height if label is not None else 0.0)
     best = None
     for i in range(1, len(stats)):
@@ -117,7 +126,7 @@ def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Ce
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)] if cells is None else list(cells)
     found = {}
     for cell in cells:
-        ink = digit_glyph(cell_patch(grid, cell))
+        ink = cell_digit_glyph(grid, cell)
         if ink is not None:
             found[cell] = digit_features(ink)
     if not found:
