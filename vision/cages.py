@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from .model import CageWalls, Cell, Edge, GridFind
+from .quantiles import quantile
 
 TRIM = 0.2
 """Part of an edge's length ignored at each end (where other lines cross)."""
@@ -124,7 +125,7 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     best = (-1.0, strip, a)
     for slope in SLOPES:
         straight = _sheared(strip, slope)
-        across = np.quantile(straight, PEAK_QUANTILE, axis=0)
+        across = quantile(straight, PEAK_QUANTILE, axis=0)
         peak = a + int(np.argmax(across[a:b]))
         if across[peak] > best[0]:
             best = (float(across[peak]), straight, peak)
@@ -143,7 +144,7 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     clean = np.maximum(side_l, side_r) < CROSSED
     if clean.mean() >= MIN_CLEAN:
         sums = sums[clean]
-    return float(np.quantile(sums, LOW_QUANTILE))
+    return float(quantile(sums, LOW_QUANTILE))
 
 
 def edge_strengths(grid: GridFind) -> dict[Edge, float]:

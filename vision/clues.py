@@ -42,6 +42,7 @@ import cv2
 import numpy as np
 
 from .model import Cell, ClueReading, GridFind
+from .quantiles import quantile
 from .glyphs import OPERATORS, Glyph
 from .label_reader import decode, label_frames, split_clue
 from .label_training import label_model
@@ -172,7 +173,7 @@ def _ink_and_lines(dark: np.ndarray, inset: int = 0) -> tuple[np.ndarray, np.nda
     """:func:`ink_components` and the mask of the wall and grid-line pixels it removed; with an
     ``inset`` only ink at least that many pixels inside the cell lines is kept."""
     corner = dark[MARGIN + 4:MARGIN + CELL // 2, MARGIN + 4:MARGIN + CELL - 4]
-    peak = float(np.percentile(corner, 99.5))
+    peak = float(quantile(corner, 0.995))
     high = max(INK_WEAK, min(INK_THRESHOLD, 0.55 * peak))
     weak = (dark > high).astype(np.uint8)
     count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)

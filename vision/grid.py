@@ -33,6 +33,7 @@ import numpy as np
 
 from .errors import NoPuzzleFound
 from .model import GridFind
+from .quantiles import median, quantile
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels)."""
@@ -364,7 +365,7 @@ def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: in
     strongest value near each of the n+1 evenly spaced lines (the borders included: a border that
     is no line spoils the comb), ``mids`` its mean near each of the n cell middles. Stands out:
     the 20 % quantile of the lines over the 80 % quantile of the middles."""
-    span = float(np.median(ends)) - float(np.median(starts))
+    span = median(ends) - median(starts)
     step = max(span / n, 4.0)
     tol = max(1, int(round(0.08 * step)))
     top, mean = window_filters(profile, tol)
@@ -401,7 +402,7 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
         x0, x1, col_lines, col_mids = best_comb(col, options[0], options[1], n)
         y0, y1, row_lines, row_mids = best_comb(row, options[2], options[3], n)
         lines, mids = np.concatenate([col_lines, row_lines]), np.concatenate([col_mids, row_mids])
-        contrasts[n] = float(np.quantile(lines, 0.2) - np.quantile(mids, 0.8))
+        contrasts[n] = float(quantile(lines, 0.2) - quantile(mids, 0.8))
         spans[n] = (x0, x1, y0, y1)
         borders = np.array([col_lines[0], col_lines[-1], row_lines[0], row_lines[-1]])
         inner = np.concatenate([col_lines[1:-1], row_lines[1:-1]])
