@@ -13,7 +13,7 @@ Algorithm, per cell:
    last, join it. Components overlapping in x form one glyph (÷, :); a glyph far wider than a digit
    is split at its thinnest column (touching digits).
 4. *Read* (:mod:`vision.label_reader`): the label's strip (walls removed) is read whole — a
-   perceptron scores every column, a grammar-constrained beam search spells the clue — giving
+   small convolutional network scores every column, a grammar-constrained beam search spells the clue — giving
    alternatives with probabilities. (The glyph cuts of step 3 only bound the strip and the crop
    tesseract reads.)
    A cage whose label was not cut out is read at the puzzle's usual label place

@@ -13,7 +13,7 @@ Algorithm, per label found by :func:`vision.clues.label_glyphs`:
    top to BELOW below their bottom, resized to STRIP_H rows (its width follows), contrast
    normalised.
 2. *Frames* (:func:`frame_features`): for every column of the strip, the window of WINDOW columns
-   centred on it. A perceptron (:mod:`vision.mlp`, trained by :mod:`vision.label_training`) gives
+   centred on it. A small convolutional network (:mod:`vision.convnet`, trained by :mod:`vision.label_training`) gives
    each frame probabilities over the 14 clue characters (``0-9 + - * /``) and BLANK.
 3. *Decoding* (:func:`decode`): prefix beam search over the frames; repeated characters collapse
    unless a blank separates them; only clue-shaped texts survive (1..MAX_DIGITS digits without a
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .mlp import Mlp
+from .convnet import ConvNet
 from .glyphs import CLUE_CLASSES, OPERATORS
 
 STRIP_H = 24
@@ -187,7 +187,7 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     return np.log(np.maximum(last, 1e-300)) + log_scale + lengths * np.log(insertion)
 
 
-def label_frames(labels: list, model: Mlp, left: float | None = None) -> list[np.ndarray]:
+def label_frames(labels: list, model: ConvNet, left: float | None = None) -> list[np.ndarray]:
     """Each label's frame probabilities (strip columns × STRIP_CLASSES), strips starting no later
     than ``left`` (see :func:`label_strip`); the frames of all labels go through the model in one
     batch."""

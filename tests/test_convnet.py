@@ -1,0 +1,82 @@
+"""The numpy convolutional network: exact gradients, learning, determinism, saving."""
+import numpy as np
+import pytest
+
+from vision.convnet import ConvNet, fit_convnet
+
+
+def _tiny(seed=0):
+    rng = np.random.default_rng(seed)
+    rows = rng.random((6, 64)).astype(np.float32)
+    labels = rng.integers(0, 3, 6)
+    net = fit_convnet(rows, labels, ("a", "b", "c"), shape=(8, 8), channels=(3, 4), hidden=5, epochs=0, seed=seed)
+    return rows, labels, net
+
+
+def _loss(net, rows, labels):
+    p = net.probabilities(rows)
+    return -np.log(p[np.arange(len(labels)), labels]).mean()
+
+
+@pytest.mark.parametrize("name", ["w1", "b1", "w2", "b2", "w3", "w4", "b4"])
+def test_gradients_match_finite_differences(name):
+    rows, labels, net = _tiny()
+    params = {k: v.astype(np.float64) for k, v in net.params.items()}
+    net = ConvNet(net.classes, net.shape, net.mean, net.scale, params)
+    rows = rows.astype(np.float64)
+    grads = net.gradients(rows, labels, 0.0)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for _ in range(6):
+        i = tuple(int(rng.integers(0, s)) for s in params[name].shape)
+        old = params[name][i]
+        params[name][i] = old + 1e-6
+        up = _loss(net, rows, labels)
+        params[name][i] = old - 1e-6
+        down = _loss(net, rows, labels)
+        params[name][i] = old
+        numeric = (up - down) / 2e-6
+        assert grads[name][i] == pytest.approx(numeric, rel=1e-4, abs=1e-7)
+        checked += abs(numeric) > 1e-6
+    assert checked or name.startswith("b")  # at least one weight with a gradient was checked
+
+
+def _bars(n, rng):
+    """8×8 images with a vertical (class 0) or horizontal (class 1) bar somewhere, plus noise."""
+    rows = rng.normal(0, 0.2, (n, 8, 8)).astype(np.float32)
+    labels = rng.integers(0, 2, n)
+    at = rng.integers(1, 7, n)
+    for k in range(n):
+        if labels[k]:
+            rows[k, at[k], :] += 1
+        else:
+            rows[k, :, at[k]] += 1
+    return rows.reshape(n, 64), labels
+
+
+def test_learns_a_shape_wherever_it_is_and_is_deterministic():
+    rng = np.random.default_rng(4)
+    rows, labels = _bars(1200, rng)
+    test_rows, test_labels = _bars(300, rng)
+    net = fit_convnet(rows, labels, ("v", "h"), shape=(8, 8), channels=(4, 8), hidden=16, epochs=4, seed=2)
+    again = fit_convnet(rows, labels, ("v", "h"), shape=(8, 8), channels=(4, 8), hidden=16, epochs=4, seed=2)
+    probs = net.probabilities(test_rows)
+    assert np.allclose(probs.sum(1), 1, atol=1e-5)
+    assert (probs.argmax(1) == test_labels).mean() > 0.95
+    assert np.array_equal(probs, again.probabilities(test_rows))
+
+
+def test_save_and_load_round_trip(tmp_path):
+    rows, _, net = _tiny()
+    net.save(tmp_path / "net.npz")
+    back = ConvNet.load(tmp_path / "net.npz")
+    assert back.classes == net.classes and back.shape == net.shape
+    assert np.allclose(back.probabilities(rows), net.probabilities(rows))
+    assert ConvNet.load(tmp_path / "missing.npz") is None
+    (tmp_path / "junk.npz").write_bytes(b"not a model")
+    assert ConvNet.load(tmp_path / "junk.npz") is None
+
+
+def test_shape_must_pool_twice():
+    with pytest.raises(ValueError, match="divisible by 4"):
+        fit_convnet(np.zeros((2, 30), np.float32), np.zeros(2, int), ("a",), shape=(6, 5))

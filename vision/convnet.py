@@ -1,0 +1,182 @@
+"""A small convolutional network in numpy: the frame classifier behind the whole-label clue reader.
+
+Why a convolutional net and not :mod:`vision.mlp`: a label frame is a STRIP_H × WINDOW window of a
+blurred clue label; the same stroke shapes matter wherever they fall in the window. The perceptron
+learns every position apart and stopped improving with more data or width (train and held-out
+frames equally right); two 3×3 convolution layers share their weights over the window. On the same
+100k training frames and 4 epochs, labels right on hand-held tuning photos with the true corners:
+perceptron 84.7 %, this network 87.9 %.
+
+Why our own: no deep-learning library is a dependency; the network is two convolutions, two 2×2
+max-poolings and two dense layers, trained by Adam on im2col matrix products (about a minute per
+100k frames and epoch on this 2-core machine).
+
+Contract: :func:`fit_convnet` is deterministic for a ``seed`` and data; :class:`ConvNet` maps rows
+of ``h·w`` features (an h × w image, row-major; h and w divisible by 4) to class probabilities
+(rows sum to 1), with the same ``classes``/``probabilities`` interface as :class:`vision.mlp.Mlp`.
+
+Example::
+
+    net = fit_convnet(rows, labels, classes=STRIP_CLASSES, shape=(24, 16), seed=3)
+    net.probabilities(rows[:5])              # 5 × len(classes)
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4")
+"""Parameter names in order: 3×3 convolution, 3×3 convolution, dense hidden, dense output."""
+BATCH_ROWS = 4096
+"""Rows per forward pass when predicting (bounds the im2col memory, about 60 MB)."""
+
+
+@dataclass(frozen=True, eq=False)
+class ConvNet:
+    """conv3×3 → ReLU → maxpool2 → conv3×3 → ReLU → maxpool2 → dense → ReLU → softmax."""
+
+    classes: tuple[str, ...]
+    shape: tuple[int, int]
+    """(h, w) of the input image each feature row holds."""
+    mean: float
+    scale: float
+    params: dict[str, np.ndarray]
+
+    def logits(self, rows: np.ndarray) -> np.ndarray:
+        """m × len(classes) scores for m feature rows."""
+        return self._forward(np.asarray(rows, np.float32))[0]
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """m × len(classes) probabilities for m feature rows."""
+        rows = np.atleast_2d(features)
+        parts = [_softmax(self.logits(rows[i:i + BATCH_ROWS])) for i in range(0, len(rows), BATCH_ROWS)]
+        return np.concatenate(parts) if parts else np.zeros((0, len(self.classes)), np.float32)
+
+    def _forward(self, rows: np.ndarray):
+        p, (h, w), b = self.params, self.shape, len(rows)
+        a0 = ((rows.reshape(b, h, w, 1) - self.mean) / self.scale).astype(np.float32)
+        z1 = np.maximum(_im2col(a0) @ p["w1"] + p["b1"], 0).reshape(b, h, w, -1)
+        q1 = _pool(z1)
+        cols2 = _im2col(q1)
+        z2 = np.maximum(cols2 @ p["w2"] + p["b2"], 0).reshape(b, h // 2, w // 2, -1)
+        q2 = _pool(z2)
+        flat = q2.reshape(b, -1)
+        z3 = np.maximum(flat @ p["w3"] + p["b3"], 0)
+        return z3 @ p["w4"] + p["b4"], (a0, z1, q1, cols2, z2, q2, flat, z3)
+
+    def gradients(self, rows: np.ndarray, labels: np.ndarray, decay: float) -> dict[str, np.ndarray]:
+        """Gradients of the mean cross-entropy (+ ``decay`` × L2 on the weights) for one batch."""
+        p, b = self.params, len(rows)
+        logits, (a0, z1, q1, cols2, z2, q2, flat, z3) = self._forward(rows)
+        d = _softmax(logits)
+        d[np.arange(b), labels] -= 1
+        d /= b
+        g = {"w4": z3.T @ d + decay * p["w4"], "b4": d.sum(0)}
+        d = (d @ p["w4"].T) * (z3 > 0)
+        g["w3"], g["b3"] = flat.T @ d + decay * p["w3"], d.sum(0)
+        d = _unpool((d @ p["w3"].T).reshape(q2.shape), z2, q2) * (z2 > 0)
+        d2 = d.reshape(-1, d.shape[-1])
+        g["w2"], g["b2"] = cols2.T @ d2 + decay * p["w2"], d2.sum(0)
+        d = _unpool(_col2im(d2 @ p["w2"].T, q1.shape), z1, q1) * (z1 > 0)
+        d1 = d.reshape(-1, d.shape[-1])
+        g["w1"], g["b1"] = _im2col(a0).T @ d1 + decay * p["w1"], d1.sum(0)
+        return g
+
+    def save(self, path: Path) -> None:
+        """Write the network as ``.npz`` atomically (a temporary file renamed)."""
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez_compressed(tmp, kind=np.array("convnet"), classes=np.array(self.classes),
+                            shape=np.array(self.shape), mean=np.float32(self.mean),
+                            scale=np.float32(self.scale), **self.params)
+        os.replace(tmp, path)
+
+    @staticmethod
+    def load(path: Path) -> ConvNet | None:
+        """The network saved at ``path``, or None when missing, unreadable or not a ConvNet."""
+        try:
+            with np.load(path) as data:
+                if str(data["kind"]) != "convnet":
+                    return None
+                return ConvNet(tuple(str(c) for c in data["classes"]), tuple(int(v) for v in data["shape"]),
+                               float(data["mean"]), float(data["scale"]), {k: data[k] for k in PARAMS})
+        except (OSError, KeyError, ValueError):
+            return None
+
+
+def fit_convnet(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ...], *,
+                shape: tuple[int, int], channels: tuple[int, int] = (16, 32), hidden: int = 256,
+                epochs: int = 6, batch: int = 128, rate: float = 2e-3, decay: float = 1e-5,
+                seed: int = 0) -> ConvNet:
+    """Train a :class:`ConvNet` by Adam (cosine-decayed ``rate``) on cross-entropy with L2
+    ``decay``, every row counting the same. Deterministic for a seed."""
+    h, w = shape
+    if h % 4 or w % 4:
+        raise ValueError(f"input shape {shape}: both sides must be divisible by 4")
+    rng = np.random.default_rng(seed)
+    c1, c2 = channels
+    k = len(classes)
+
+    def he(a: int, b: int) -> np.ndarray:
+        return rng.normal(0, np.sqrt(2 / a), (a, b)).astype(np.float32)
+
+    params = {"w1": he(9, c1), "b1": np.zeros(c1, np.float32),
+              "w2": he(9 * c1, c2), "b2": np.zeros(c2, np.float32),
+              "w3": he(c2 * (h // 4) * (w // 4), hidden), "b3": np.zeros(hidden, np.float32),
+              "w4": he(hidden, k), "b4": np.zeros(k, np.float32)}
+    net = ConvNet(tuple(classes), (h, w), float(features.mean()), float(features.std()) + 1e-3, params)
+    y = labels.astype(np.int64)
+    m1 = {n: np.zeros_like(v) for n, v in params.items()}
+    m2 = {n: np.zeros_like(v) for n, v in params.items()}
+    step = 0
+    for epoch in range(epochs):
+        lr = rate * 0.5 * (1 + np.cos(np.pi * epoch / epochs))
+        for idx in np.array_split(rng.permutation(len(y)), max(1, len(y) // batch)):
+            grads = net.gradients(np.asarray(features[idx], np.float32), y[idx], decay)
+            step += 1
+            for n, v in params.items():
+                m1[n] = 0.9 * m1[n] + 0.1 * grads[n]
+                m2[n] = 0.999 * m2[n] + 0.001 * grads[n] * grads[n]
+                v -= lr * (m1[n] / (1 - 0.9 ** step)) / (np.sqrt(m2[n] / (1 - 0.999 ** step)) + 1e-8)
+    return net
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+def _im2col(x: np.ndarray) -> np.ndarray:
+    """``x`` (B, H, W, C) → (B·H·W, C·9): each pixel's 3×3 neighbourhood (zero padded), ordered
+    channel, row, column — the rows a 'same' 3×3 convolution multiplies by its weights."""
+    b, h, w, c = x.shape
+    windows = sliding_window_view(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0))), (3, 3), axis=(1, 2))
+    return windows.reshape(b * h * w, c * 9)
+
+
+def _col2im(d: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """The adjoint of :func:`_im2col`: gradients on the columns summed back onto (B, H, W, C)."""
+    b, h, w, c = shape
+    d = d.reshape(b, h, w, c, 3, 3)
+    out = np.zeros((b, h + 2, w + 2, c), np.float32)
+    for ky in range(3):
+        for kx in range(3):
+            out[:, ky:ky + h, kx:kx + w, :] += d[..., ky, kx]
+    return out[:, 1:-1, 1:-1, :]
+
+
+def _pool(x: np.ndarray) -> np.ndarray:
+    """2×2 max-pooling of (B, H, W, C)."""
+    b, h, w, c = x.shape
+    return x.reshape(b, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+
+
+def _unpool(d: np.ndarray, x: np.ndarray, pooled: np.ndarray) -> np.ndarray:
+    """The gradient ``d`` on :func:`_pool`'s output sent back to the maxima of its input ``x``."""
+    def up(a: np.ndarray) -> np.ndarray:
+        return np.repeat(np.repeat(a, 2, 1), 2, 2)
+    return (x == up(pooled)) * up(d)
