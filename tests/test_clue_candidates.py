@@ -67,3 +67,14 @@ def test_widened_adds_the_clues_this_cage_can_carry_that_the_beam_left_out():
     assert ("*", 24) in {a[:2] for a in extra}
     # Without frames nothing is added.
     assert widened(ClueReading((0, 0), reading.alternatives), ((0, 0), (0, 1)), 6, True) == list(reading.alternatives)
+
+
+def test_widened_keeps_clues_the_cage_can_carry_when_the_best_reading_is_one_it_cannot():
+    # "19+" read sharply on two cells of a 6×6 (sums 3..11): every clue the cage can carry is far
+    # less likely than it, but one of them is the printed clue; the likeliest are offered.
+    reading = ClueReading((0, 0), (("+", 19, 0.9), ("*", 19, 0.05)), _frames("_11_99_++_", 0.95))
+    alts = widened(reading, ((0, 0), (0, 1)), 6, operators_shown=True)
+    extra = alts[2:]
+    assert alts[:2] == list(reading.alternatives) and extra
+    assert extra[0][:2] == ("+", 9) and all(t in possible_targets(op, 6, 2) for op, t, _ in extra)
+    assert all(0 < p < 0.01 for _, _, p in extra)  # still far less likely than what was read

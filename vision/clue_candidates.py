@@ -27,7 +27,8 @@ from .model import Cell, ClueReading
 EXTRA = 6
 """Candidates added per cage at most."""
 MIN_RATIO = 1e-3
-"""A candidate less likely than this share of the best reading is not added."""
+"""A candidate less likely than this share of the best reading — or of the likeliest clue the cage
+can carry, when the reader's best is one it cannot ("19+" on two cells) — is not added."""
 DIGIT_SPREAD = 1
 """Candidates whose number has more digits than the best reading's by more than this are not
 scored (big products are many; the scorer's cost grows with their count)."""
@@ -60,13 +61,19 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
     if not candidates:
         return alts
     texts = [_text(op, t) for op, t in candidates]
+    allowed = {(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide)}
+    carried = next((a for a in alts if a[:2] in allowed), None)
+    scored = text_scores(reading.frames, texts + [_text(*a[:2]) for a in alts[:1] + ([carried] if carried else [])])
+    scores = scored[:len(texts)]
     if alts:
-        scores = text_scores(reading.frames, texts + [_text(*alts[0][:2])])
-        base, best_p, scores = scores[-1], alts[0][2], scores[:-1]
+        base, best_p = float(scored[len(texts)]), alts[0][2]
     else:
-        scores = text_scores(reading.frames, texts)
         base, best_p = float(scores.max()), UNREAD_SHARE
+    # Kept: within MIN_RATIO of the reader's best, or of the likeliest clue this cage can carry
+    # (the reader's best that it can carry, or the best candidate) when that is less likely.
+    likeliest = max(float(scores.max()), float(scored[-1]) if carried else -np.inf)
+    cut = min(base, likeliest) + np.log(MIN_RATIO)
     order = np.argsort(-scores)[:EXTRA]
-    extra = [(candidates[i][0], candidates[i][1], round(float(best_p * np.exp(min(0.0, scores[i] - base))), 6))
-             for i in order if scores[i] - base >= np.log(MIN_RATIO)]
+    extra = [(candidates[i][0], candidates[i][1], float(f"{best_p * np.exp(min(0.0, scores[i] - base)):.4g}"))
+             for i in order if scores[i] >= cut]
     return sorted(alts + extra, key=lambda a: -a[2])
