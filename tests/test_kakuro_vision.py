@@ -15,7 +15,8 @@ from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
 from vision.kakuro import read_kakuro, reconcile, settle_layout
-from vision.kakuro_grid import find_kakuro_grid
+from vision.kakuro_cells import CELL, cell_tones
+from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
 
 from solver.kakuro.formats import kakuro_from_json
 
@@ -103,3 +104,28 @@ def test_cli_read_and_solve_tell_a_kakuro_photo(capsys, tmp_path):
     assert "Kakuro, exactly one solution, confident" in out and overlay.is_file()
     assert main(["read", "--json", str(REPO / "samples" / "app-4x4-clean.jpg")]) in (0, 1)
     assert "cages" in json.loads(capsys.readouterr().out)
+
+
+def test_the_fitted_outline_of_the_kenken_finder_is_the_kakuro_border():
+    image, corpus_truth = make_kakuro_item(KakuroSpec("o", 83, 7, 7, "web", "clean"))  # square: N×N to the KenKen finder
+    quads = _fitted_outline(image, 1.0)
+    assert len(quads) == 1
+    assert np.abs(quads[0] - np.asarray(corpus_truth["corners"])).max() < 0.01 * max(image.shape)
+    assert _fitted_outline(np.full((400, 300, 3), 235, np.uint8), 1.0) == []
+
+
+def test_white_cells_in_a_hard_shadow_beside_dark_ones_have_the_tone_of_white():
+    """A shadow leaving 0.45 of the light over the left three columns: the white cells in it are
+    taken against the brightest cell near them, not against the surface fitted to the lit ones
+    (those right beside the shadow's edge still are: their neighbourhood holds lit white cells)."""
+    rows, cols = 6, 10
+    patches = {}
+    for r in range(rows):
+        for c in range(cols):
+            white = r > 0 and c > 0 and (r + c) % 4 != 0
+            light = 0.45 if c < 3 else 1.0
+            patches[(r, c)] = np.full((CELL, CELL), (230.0 if white else 170.0) * light, np.float32)
+    tones, _ = cell_tones(patches)
+    shadowed_whites = [tones[(r, c)] for r in range(1, rows) for c in (1,) if (r + c) % 4 != 0]
+    assert min(shadowed_whites) > 0.95
+    assert max(tones[(r, 0)] for r in range(rows)) < 0.9  # the dark cells beside them stay dark

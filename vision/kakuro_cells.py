@@ -58,8 +58,12 @@ MAYBE_TWO = 0.6
 TONE_PERCENTILE = 75
 """The percentile of a cell's grey levels taken as its tone."""
 BIMODAL, SPREAD = 1.2, 0.15
-"""Cells nearby whose tones spread by this factor, and by this share of the white level, hold both
+"""Cells nearby whose tones spread by this factor, and by this share of the light there, hold both
 white and dark cells."""
+SHADOW_FLOOR = 0.5
+"""The light near a cell is taken as at least this share of the white level of the fitted surface
+(or as the brightest cell nearby, if brighter): a hard shadow leaves 0.45..0.7 of the light on
+hard photos (:mod:`ui.photo`), so white cells in it sit near this share of the surface."""
 MIN_GLYPH, MAX_GLYPH = 0.12, 0.5
 """Least and most height of a clue digit, as shares of the cell (a taller stroke is a cell edge)."""
 CLUE_DIAGONAL = 0.9
@@ -89,8 +93,8 @@ def cell_tones(patches: dict) -> tuple[dict, dict]:
     """``(tone, white level)`` per cell: the TONE_PERCENTILE grey of the patch inside its edges (the
     paper of a white cell even under a big written digit, the fill of a dark cell even with its
     figures) divided by the white level there. The white level is the brightest cell nearby (one,
-    then two cells around) when those cells differ by BIMODAL and SPREAD (both kinds are there:
-    this follows a sharp shadow), else a quadratic surface in (row, col) fitted to the cells an Otsu split calls
+    then two cells around) when those cells differ by BIMODAL and by SPREAD of the light there
+    (both kinds are there: this follows a sharp shadow), else a quadratic surface in (row, col) fitted to the cells an Otsu split calls
     white (a constant when they are few). The second value is the surface's grey level."""
     raw = {cell: float(np.percentile(p[8:56, 8:56], TONE_PERCENTILE)) for cell, p in patches.items()}
     values = np.array(list(raw.values()), np.float32)
@@ -110,7 +114,8 @@ def cell_tones(patches: dict) -> tuple[dict, dict]:
         for radius in (1, 2):
             near = [raw[(a, b)] for a in range(r - radius, r + radius + 1) for b in range(c - radius, c + radius + 1)
                     if (a, b) in raw]
-            if max(near) >= BIMODAL * min(near) and max(near) - min(near) >= SPREAD * level[(r, c)]:
+            light = max(max(near), SHADOW_FLOOR * level[(r, c)])  # under a hard shadow, less than the surface
+            if max(near) >= BIMODAL * min(near) and max(near) - min(near) >= SPREAD * light:
                 tones[(r, c)] = value / max(near)
                 break
     return tones, level

@@ -9,7 +9,9 @@ and rows and columns are counted separately (the grid is R×C).
 The algorithm, one function per step:
 
 1. Candidates are the KenKen finder's (:func:`vision.grid.candidate_quads`): large quadrilaterals
-   of ink, bright panels and long strokes in a working copy.
+   of ink, bright panels and long strokes in a working copy. When none of them passes step 3, the
+   outline the whole KenKen finder settles on (:func:`vision.grid.find_grid`, which fits each side
+   to the border's line, so it finds outlines a shadow or a light border breaks) is probed too.
 2. :func:`probe` warps each candidate square and takes *boundary profiles*: for each column (row),
    the edge strength across it over horizontal (vertical) bands. :func:`lattice` finds the cell
    size from the profile's autocorrelation (a comb with missing teeth still repeats), the outer
@@ -32,7 +34,8 @@ import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
-from .grid import candidate_quads, locate_border, order_corners, pyramid, square_homography, warp_square, work_copy
+from .grid import (candidate_quads, find_grid, locate_border, order_corners, pyramid, square_homography, warp_square,
+                   work_copy)
 
 PROBE_SIDE = 480
 PROBE_MARGIN = 0.06
@@ -331,6 +334,8 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     levels = pyramid(gray)
     probes = [p for quad in candidate_quads(gray) if (p := probe(levels, quad)) is not None]
     if not probes:
+        probes = [p for quad in _fitted_outline(image, scale) if (p := probe(levels, quad)) is not None]
+    if not probes:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
     best = max(probes, key=lambda p: p.score)
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
@@ -341,6 +346,17 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     lines_y = snap(row, best.rows, grey.shape[0])
     confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
     return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
+
+
+def _fitted_outline(image: np.ndarray, scale: float) -> list[np.ndarray]:
+    """The outline the KenKen finder fits (:func:`vision.grid.find_grid`; its sides are fitted to the
+    border line, whatever N it counts inside), in working-copy coordinates (``scale`` of the
+    original): one quad, or none when it finds no grid."""
+    try:
+        found = find_grid(image)
+    except NoPuzzleFound:
+        return []
+    return [(np.asarray(found.corners, np.float64) + 0.5) * scale - 0.5]
 
 
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> KakuroGridFind:
