@@ -15,8 +15,9 @@ from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
 from vision.kakuro import read_kakuro, reconcile, settle_layout
-from vision.kakuro_cells import CELL, cell_tones
+from vision.kakuro_cells import CELL, cell_tones, diagonal_line
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
+from vision.kakuro_light import flatten
 
 from solver.kakuro.formats import kakuro_from_json
 
@@ -129,3 +130,48 @@ def test_white_cells_in_a_hard_shadow_beside_dark_ones_have_the_tone_of_white():
     shadowed_whites = [tones[(r, c)] for r in range(1, rows) for c in (1,) if (r + c) % 4 != 0]
     assert min(shadowed_whites) > 0.95
     assert max(tones[(r, 0)] for r in range(rows)) < 0.9  # the dark cells beside them stay dark
+
+
+def _slanted_shadow_patches(rows: int, cols: int, depth: float = 0.5):
+    """White cells 230 and grey blocks 150 in a checkered layout (first row and column dark), a
+    dark line along each cell's edges, and a hard shadow (``depth`` of the light) below a slanted
+    line that crosses cells (as the shadows of hard photos do)."""
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    patches = {}
+    for r in range(rows):
+        for c in range(cols):
+            tone = 230.0 if r > 0 and c > 0 and (r * 3 + c) % 5 else 150.0
+            y, x = r * CELL + ys, c * CELL + xs
+            p = tone * np.where(y > 1.5 * CELL + 0.45 * x, depth, 1.0)
+            p[:2], p[-2:], p[:, :2], p[:, -2:] = 40, 40, 40, 40
+            patches[(r, c)] = p.astype(np.float32)
+    return patches
+
+
+def test_flatten_divides_out_a_hard_shadow_that_crosses_cells():
+    rows, cols = 7, 9
+    patches = _slanted_shadow_patches(rows, cols)
+    flat = flatten(patches)
+    assert set(flat) == set(patches)
+
+    def spread(ps, whites):
+        tones = [float(np.percentile(ps[cell][8:56, 8:56], 75)) for cell in whites]
+        return max(tones) / min(tones)
+
+    whites = [(r, c) for r in range(1, rows) for c in range(1, cols) if (r * 3 + c) % 5]
+    assert spread(patches, whites) > 1.9  # in and out of the shadow, white cells differ twofold
+    assert spread(flat, whites) < 1.25
+    blocks = [(r, c) for r in range(1, rows) for c in range(1, cols) if not (r * 3 + c) % 5]
+    brightest_block = max(float(np.percentile(flat[cell][8:56, 8:56], 75)) for cell in blocks)
+    dimmest_white = min(float(np.percentile(flat[cell][8:56, 8:56], 75)) for cell in whites)
+    assert brightest_block < dimmest_white  # the tones tell white from grey again
+
+
+def test_the_diagonal_is_found_where_it_runs_not_beside_a_number_near_it():
+    patch = np.full((CELL, CELL), 180.0, np.float32)
+    for k in range(CELL):
+        patch[k, np.clip(np.arange(k + 3, k + 6), 0, CELL - 1)] = 160.0  # a faint diagonal at x - y = 3..5
+    patch[36:54, 12:16] = 60.0  # a bold "1" of the down number …
+    patch[34:56, 20:34] = 60.0  # … and its second digit, close to the diagonal
+    offset, _ = diagonal_line(patch)
+    assert 3 <= offset <= 5

@@ -33,6 +33,7 @@ from .kakuro_cells import (CLUE_DIAGONAL, cell_patch, cell_tones, classify, clue
                            digit_model, entry_glyph, number_alternatives, segmentations, white_by_steps,
                            boundary_steps, white_probabilities)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
+from .kakuro_light import flatten
 from .kakuro_reconcile import ReadingSolver
 from .read import timed_stage
 
@@ -129,7 +130,8 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     seconds = dict(seconds or {})
     with timed_stage(seconds, "cells"):
         patches = {(r, c): cell_patch(grid, (r, c)) for r in range(grid.rows) for c in range(grid.cols)}
-        tones, level = cell_tones(patches)
+        tones, _ = cell_tones(flatten(patches))  # the tones without the shadows; steps and figures as seen
+        _, level = cell_tones(patches)
         edge = frozenset((r, c) for r in range(grid.rows) for c in range(grid.cols) if r == 0 or c == 0)
         white = white_by_steps(white_probabilities(tones), boundary_steps(patches, level), edge)
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}

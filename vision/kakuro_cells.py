@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v10"
+MODEL_VERSION = "kakuro-digits-v11"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -332,12 +332,13 @@ def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs
 def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
     """Where a clue cell's diagonal really runs, and how wide it is: the offset d of the line
     x - y = d (within ``reach`` of the corner-to-corner diagonal) along which the patch differs
-    most from its median, and the half-width (at least DIAGONAL) over which the difference stays
+    most from its median, over most of its length (the median along it: a digit beside the
+    diagonal crosses lines near it for a short stretch only), and the half-width (at least DIAGONAL) over which the difference stays
     above a third of the way from the background to that peak (a blurred line is wide)."""
     diff = np.abs(patch - float(np.median(patch)))
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
-    along = {d: float(diff[(xs - ys == d) & inside].mean()) for d in range(-reach, reach + 1)}
+    along = {d: float(np.median(diff[(xs - ys == d) & inside])) for d in range(-reach, reach + 1)}
     offset = max(along, key=along.get)
     background = float(np.median([along[-reach], along[reach], along[1 - reach], along[reach - 1]]))
     level = background + (along[offset] - background) / 3
