@@ -15,7 +15,8 @@ from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
 from vision.kakuro import read_kakuro, reconcile, settle_layout
-from vision.kakuro_cells import CELL, cell_tones, diagonal_line
+from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
+from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
 from vision.kakuro_light import flatten
 
@@ -175,3 +176,49 @@ def test_the_diagonal_is_found_where_it_runs_not_beside_a_number_near_it():
     patch[34:56, 20:34] = 60.0  # … and its second digit, close to the diagonal
     offset, _ = diagonal_line(patch)
     assert 3 <= offset <= 5
+
+
+def _clue_patch() -> np.ndarray:
+    """A grey clue cell (fill 150) with a dark diagonal corner to corner, 3 px wide."""
+    patch = np.full((CELL, CELL), 150.0, np.float32)
+    for k in range(CELL):
+        patch[k, max(0, k - 1):k + 2] = 30.0
+    return patch
+
+
+def test_pieces_of_the_diagonal_beside_its_band_are_not_digits():
+    patch = _clue_patch()
+    for k in range(14, 30):  # the line drawn thicker over a stretch (a blurred, wider line there)
+        patch[k, k + 2:k + 7] = 30.0
+    patch[36:52, 8:11] = 30.0  # a "1" in the down half, away from the line
+    number = clue_glyphs(patch, 230.0, "down")
+    assert number is not None and len(number.glyphs) == 1
+    assert clue_glyphs(patch, 230.0, "across") is None  # the thick stretch is in the across half
+
+
+def test_a_digit_broken_in_two_pieces_is_also_read_joined():
+    patch = _clue_patch()
+    patch[36:52, 8:11] = 30.0   # a "1" …
+    patch[36:52, 18:21] = 30.0  # … and a digit in two pieces, 2 px apart
+    patch[36:52, 23:27] = 30.0
+    number = clue_glyphs(patch, 230.0, "down")
+    assert number is not None and len(number.glyphs) == 3
+    shapes = [tuple(g.shape[1] for g in reading) for reading in segmentations(number)]
+    assert shapes[0] == (3, 3, 4) and (3, 9) in shapes  # the two pieces joined, the "1" kept
+
+
+def test_a_cells_sides_move_onto_the_edges_a_curl_bent_away_from_the_lattice():
+    """A 3×3 grid whose middle row is drawn 8 px right of the lattice (as a curl bends it): the
+    middle cell's patch is cut where its edges are, the lattice's box would cut into a neighbour."""
+    rows = cols = 3
+    image = np.full((rows * CELL, cols * CELL), 90, np.uint8)  # dark cells
+    image[CELL:2 * CELL, CELL + 8:2 * CELL + 8] = 235  # the white middle cell, shifted right
+    for k in range(CELL):
+        image[k, k] = image[k, CELL + k] = 20  # diagonals of two clue cells in the first row
+    lines = tuple(float(i * CELL) for i in range(cols + 1))
+    grid = KakuroGridFind(np.zeros((4, 2)), rows, cols, np.repeat(image[..., None], 3, axis=2), lines, lines,
+                          np.eye(3), 1.0)
+    moved = cell_patches(grid)[(1, 1)]
+    plain = cell_patch(grid, (1, 1))
+    assert plain[32, :6].mean() < 150  # the lattice's box starts on the dark cell beside it
+    assert moved[32, 2:6].mean() > 200 and moved[32, -6:-2].mean() > 200  # moved onto the white cell

@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v11"
+MODEL_VERSION = "kakuro-digits-v12"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -86,6 +86,63 @@ def cell_patch(grid: KakuroGridFind, cell: tuple[int, int]) -> np.ndarray:
     sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
     m = np.float32([[sx, 0, -x0 * sx], [0, sy, -y0 * sy]])
     grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    return cv2.warpAffine(grey, m, (CELL, CELL), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
+LOCAL_REACH = 0.15
+"""How far (share of a cell) each side of a cell may move onto an edge that runs along it: a curled
+page bends the boundaries, which the lattice's straight lines follow only on average."""
+LOCAL_ALONG = 30
+"""An edge runs along a side when this percentile of its strength over the side is high (so a digit
+or the diagonal that touches a stretch of it does not count)."""
+LOCAL_STRONG = 0.5
+"""A side moves only onto an edge at least this share of the grid's typical boundary (the 90th
+percentile of the along-strengths at the lattice's own boundaries): between two dark cells there is
+none, and the side stays."""
+
+
+def cell_patches(grid: KakuroGridFind) -> dict:
+    """Every cell's patch (:func:`cell_patch`), each side of its box first moved onto the edge that
+    runs along it within LOCAL_REACH of a cell, when there is a clear one (see LOCAL_STRONG)."""
+    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    boxes = {(r, c): grid.cell_box((r, c)) for r in range(grid.rows) for c in range(grid.cols)}
+    sides = {}
+    for cell, (x0, y0, x1, y1) in boxes.items():
+        for k, (strength, at, lo, hi) in enumerate(((gx, x0, y0, y1), (gy.T, y0, x0, x1), (gx, x1, y0, y1), (gy.T, y1, x0, x1))):
+            sides[(cell, k)] = _side_strengths(strength, at, lo, hi, LOCAL_REACH * ((x1 - x0) if k % 2 == 0 else (y1 - y0)))
+    typical = float(np.percentile([profile[len(profile) // 2] for _, profile in sides.values() if len(profile)], 90))
+    patches = {}
+    for cell, box in boxes.items():
+        moved = list(box)
+        for k in range(4):
+            start, profile = sides[(cell, k)]
+            if len(profile) and profile.max() >= LOCAL_STRONG * typical and profile.max() > profile[len(profile) // 2]:
+                moved[k] = start + float(np.argmax(profile))
+        patches[cell] = _patch(grey, tuple(moved))
+    return patches
+
+
+def _side_strengths(strength: np.ndarray, at: float, lo: float, hi: float, reach: float) -> tuple[int, np.ndarray]:
+    """``(first position, strengths)``: for every position within ``reach`` of ``at`` (columns of
+    ``strength``), the LOCAL_ALONG percentile of the edge strength over the side's middle
+    (rows ``lo``..``hi`` less a fifth at each end)."""
+    a, b = int(round(at - reach)), int(round(at + reach)) + 1
+    a, b = max(0, a), min(strength.shape[1], b)
+    r0, r1 = int(lo + 0.2 * (hi - lo)), int(hi - 0.2 * (hi - lo)) + 1
+    if b - a < 3 or r1 - r0 < 3:
+        return a, np.zeros(0, np.float32)
+    k = int(LOCAL_ALONG / 100 * (r1 - r0 - 1))
+    return a, np.partition(strength[r0:r1, a:b], k, axis=0)[k]
+
+
+def _patch(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The box ``(x0, y0, x1, y1)`` of a grey image resampled to CELL×CELL (float32)."""
+    x0, y0, x1, y1 = box
+    sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
+    m = np.float32([[sx, 0, -x0 * sx], [0, sy, -y0 * sy]])
     return cv2.warpAffine(grey, m, (CELL, CELL), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
@@ -300,6 +357,9 @@ class NumberGlyphs:
 
     glyphs: tuple[np.ndarray, ...]
     height: float
+    joined: tuple[tuple[np.ndarray, ...], ...] = ()
+    """Other readings with neighbouring glyphs joined (a digit broken in pieces by blur or a
+    shadow): down to two glyphs when there are more, and to one when they fit a digit's width."""
 
 
 def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray) -> np.ndarray:
@@ -326,7 +386,30 @@ def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs
     half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     fill = float(np.median(patch[half]))
     ink = np.where(half, ink_map(patch, fill, white, half), 0.0)
-    return _number(ink)
+    return _number(_without_diagonal_remnants(ink, shift, width))
+
+
+REMNANT_NEAR, REMNANT_THIN = 0.7, 0.35
+"""A component of ink is a piece of the diagonal left over beside the blanked band (not a digit)
+when at least REMNANT_NEAR of its pixels lie within 4 px of the band and it is thin across the
+diagonal: the spread of x - y at most REMNANT_THIN of the spread of x + y (hard tuning photos: such
+pieces made 3 or 4 glyphs of a 2-digit number)."""
+
+
+def _without_diagonal_remnants(ink: np.ndarray, shift: int, width: int) -> np.ndarray:
+    """The ink map with the pieces of the diagonal line x - y = ``shift`` (band half-width
+    ``width``) left over beside its band taken out (see REMNANT_NEAR); a copy."""
+    count, labels = cv2.connectedComponents((ink > INK_LOW).astype(np.uint8), connectivity=8)
+    out = ink.copy()
+    for i in range(1, count):
+        ys, xs = np.nonzero(labels == i)
+        if len(xs) < 3:
+            continue
+        across, along = xs - ys, xs + ys
+        near = float(np.mean(np.abs(across - shift) <= width + 4))
+        if near >= REMNANT_NEAR and across.std() <= REMNANT_THIN * max(along.std(), 1e-6):
+            out[labels == i] = 0.0
+    return out
 
 
 def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
@@ -406,37 +489,85 @@ def _number(ink: np.ndarray) -> NumberGlyphs | None:
             groups[-1].append(i)
         else:
             groups.append([i])
-    glyphs = []
-    for group in groups:
-        x0 = min(stats[j, 0] for j in group)
-        x1 = max(stats[j, 0] + stats[j, 2] for j in group)
-        y0 = min(stats[j, 1] for j in group)
-        y1 = max(stats[j, 1] + stats[j, 3] for j in group)
-        glyphs += _split_wide(np.where(np.isin(labels[y0:y1, x0:x1], group), ink[y0:y1, x0:x1], 0).astype(np.float32))
-    return NumberGlyphs(tuple(glyphs), float(bottom - top))
+    pieces = [piece for group in groups for piece in _pieces(ink, labels, stats, group)]
+    glyphs = tuple(_crop(ink, labels, stats, piece) for piece in pieces)
+    return NumberGlyphs(glyphs, float(bottom - top), _joined(ink, labels, stats, pieces))
+
+
+Piece = tuple[tuple[int, ...], int, int]
+"""A glyph as the components it holds and the columns [x0, x1) it spans in the ink map."""
+
+
+def _pieces(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, group: list[int]) -> list[Piece]:
+    """One glyph for a group of components, or two when it is too wide for one digit (see
+    :func:`_split_wide`)."""
+    x0 = min(stats[j, 0] for j in group)
+    x1 = max(stats[j, 0] + stats[j, 2] for j in group)
+    whole = (tuple(group), x0, x1)
+    cut = _cut_column(_crop(ink, labels, stats, whole))
+    if cut is None:
+        return [whole]
+    return [piece for piece in ((tuple(group), x0, x0 + cut), (tuple(group), x0 + cut, x1))
+            if _crop(ink, labels, stats, piece).any()]
+
+
+def _crop(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, piece: Piece) -> np.ndarray:
+    """The ink of a piece's components within its columns, cropped to their rows."""
+    group, x0, x1 = piece
+    y0 = min(stats[j, 1] for j in group)
+    y1 = max(stats[j, 1] + stats[j, 3] for j in group)
+    return np.where(np.isin(labels[y0:y1, x0:x1], group), ink[y0:y1, x0:x1], 0).astype(np.float32)
+
+
+def _joined(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, pieces: list[Piece]) -> tuple:
+    """The readings of :attr:`NumberGlyphs.joined`: the closest neighbours (least gap in x) joined
+    until two glyphs are left, and two joined into one when together they are at most WIDE times
+    as wide as tall."""
+    out = []
+    pieces = list(pieces)
+    join = lambda a, b: (tuple(sorted(set(a[0]) | set(b[0]))), min(a[1], b[1]), max(a[2], b[2]))  # noqa: E731
+    while len(pieces) > 2:
+        k = min(range(len(pieces) - 1), key=lambda i: pieces[i + 1][1] - pieces[i][2])
+        pieces[k:k + 2] = [join(pieces[k], pieces[k + 1])]
+        if len(pieces) == 2:
+            out.append(tuple(_crop(ink, labels, stats, piece) for piece in pieces))
+    if len(pieces) == 2:
+        one = _crop(ink, labels, stats, join(*pieces))
+        if one.shape[1] <= WIDE * one.shape[0]:
+            out.append((one,))
+    return tuple(out)
+
+
+def _cut_column(glyph: np.ndarray, wide: float | None = None) -> int | None:
+    """Where to cut a glyph wider than ``wide`` (default WIDE) times its height: its faintest
+    column in the middle third; None for a glyph narrow enough for one digit."""
+    h, w = glyph.shape
+    if w <= (WIDE if wide is None else wide) * h:
+        return None
+    columns = glyph.sum(axis=0)
+    lo, hi = w // 3, max(w // 3 + 1, 2 * w // 3)
+    return lo + int(np.argmin(columns[lo:hi]))
 
 
 def _split_wide(glyph: np.ndarray, wide: float = None) -> list[np.ndarray]:
     """A glyph wider than ``wide`` (default WIDE) times its height (two digits blurred together)
     cut at its faintest column in the middle third; other glyphs as they are."""
-    h, w = glyph.shape
-    if w <= (WIDE if wide is None else wide) * h:
+    cut = _cut_column(glyph, wide)
+    if cut is None:
         return [glyph]
-    columns = glyph.sum(axis=0)
-    lo, hi = w // 3, max(w // 3 + 1, 2 * w // 3)
-    cut = lo + int(np.argmin(columns[lo:hi]))
     return [part for part in (glyph[:, :cut], glyph[:, cut:]) if part.shape[1] > 0 and part.any()]
 
 
 def segmentations(number: NumberGlyphs) -> list[tuple[np.ndarray, ...]]:
-    """The ways to read a number's glyphs: as found, and, for one glyph wider than MAYBE_TWO times
-    its height, also cut in two (two narrow digits such as 11 blur into one blob)."""
+    """The ways to read a number's glyphs: as found, then, for one glyph wider than MAYBE_TWO times
+    its height, also cut in two (two narrow digits such as 11 blur into one blob), and the readings
+    with broken digits joined (:attr:`NumberGlyphs.joined`)."""
     out = [number.glyphs]
     if len(number.glyphs) == 1:
         cut = _split_wide(number.glyphs[0], MAYBE_TWO)
         if len(cut) == 2:
             out.append(tuple(cut))
-    return out
+    return out + list(number.joined)
 
 
 def glyph_features(ink: np.ndarray) -> np.ndarray:
