@@ -222,3 +222,11 @@ def test_a_cells_sides_move_onto_the_edges_a_curl_bent_away_from_the_lattice():
     plain = cell_patch(grid, (1, 1))
     assert plain[32, :6].mean() < 150  # the lattice's box starts on the dark cell beside it
     assert moved[32, 2:6].mean() > 200 and moved[32, -6:-2].mean() > 200  # moved onto the white cell
+
+
+def test_a_row_of_light_buttons_below_the_grid_is_not_taken_for_a_row_of_it():
+    """A hand-held app photo (kdev kk31-0103) with its digit buttons right under the grid: a lattice
+    one row longer also looks like a Kakuro, but its first column ends in a light cell."""
+    image, truth = photo(KakuroSpec("b", 451896142, 7, 8, "app", "handheld"))
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (truth.rows, truth.cols) == (7, 8)

@@ -38,7 +38,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v12"
+MODEL_VERSION = "kakuro-digits-v13"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -630,7 +630,7 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
         style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
         photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)], seed=seed)
         found = _training_grid(photo, r_max, c_max, seed)
-        patches = {cell: cell_patch(found, cell) for cell in puzzle.cells}
+        patches = cell_patches(found)
         _, level = cell_tones(patches)
         for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
             if isinstance(square, Clue):

@@ -19,7 +19,9 @@ The algorithm, one function per step:
 3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
    dark cells between DARK_SHARE bounds (a KenKen grid has none), and a diagonal in most dark cells
    that come right before a light one (:func:`clue_share`: a page of text has none) — or, blurred,
-   in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT).
+   in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT). The best
+   score wins: contrast times the square root of the area, times EDGE_LIGHT for every light cell in
+   the first row and column.
 4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
@@ -56,6 +58,10 @@ median (where a Kakuro has none; shadowed white cells taken for dark places pull
 median down); candidates on KenKen photos show at most a quarter."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
+EDGE_LIGHT = 0.8
+"""A lattice's score is multiplied by this for every light cell in its first row and column, where a
+Kakuro has none (its clue cells and blocks): a lattice run on over a row of light buttons below the
+grid (kdev hand-held) loses to the grid's own."""
 MIN_CONTRAST = 0.08
 """Least contrast of a lattice's inner boundaries over its cell middles (edge strength units)."""
 
@@ -282,7 +288,8 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(h))[0]
     contrast = min(cx, cy)
     area = cv2.contourArea(back.astype(np.float32))
-    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area), share)
+    light_edge = int((~dark[0]).sum() + (~dark[:, 0]).sum())
+    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge, share)
 
 
 def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
