@@ -230,3 +230,11 @@ def test_a_row_of_light_buttons_below_the_grid_is_not_taken_for_a_row_of_it():
     image, truth = photo(KakuroSpec("b", 451896142, 7, 8, "app", "handheld"))
     found = find_kakuro_grid(image)
     assert (found.rows, found.cols) == (truth.rows, truth.cols) == (7, 8)
+
+
+def test_a_first_row_of_light_grey_clue_cells_is_dark_by_its_diagonals():
+    """A clean web photo (kdev kk31-0101) whose grey fill is so light that its first row passes for
+    light by tone: the diagonals of its clue cells say it is the clue row."""
+    image, truth = photo(KakuroSpec("g", 1130131389, 10, 11, "web", "clean", filled=0.48447865549829183, wrong=0.15))
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (truth.rows, truth.cols) == (10, 11)

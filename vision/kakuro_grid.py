@@ -48,7 +48,11 @@ CELL = 64
 DARK_SHARE = (0.1, 0.9)
 """A Kakuro has between these shares of dark cells (blocks and clue cells)."""
 EDGE_ROW_DARK = 0.5
-"""Least share of dark cells in the first row and in the first column."""
+"""Least share of dark cells (by tone or by a diagonal) in the first row and in the first column."""
+CLUE_EDGE_DIAGONAL = 0.9
+"""Diagonal strength above which a cell of the first row or column counts as a clue cell, whatever
+its tone (:data:`vision.kakuro_cells.CLUE_DIAGONAL`; kdev clean: a light grey web Kakuro whose first
+row passed for light)."""
 CLUE_SHARE = 0.5
 """Least share of the clue places (dark cells before light ones) that show a diagonal."""
 CLUE_SHARE_FAINT, CLUE_CONTRAST = 0.3, 3.0
@@ -264,6 +268,20 @@ def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tup
     return np.array(out)
 
 
+def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
+    """True when EDGE_ROW_DARK of the first row and of the first column are clue cells or blocks:
+    dark by tone, or showing a diagonal (a fill only a little darker than the paper, as light grey
+    web Kakuro have, can pass for light by tone alone)."""
+    rows, cols = dark.shape
+    for cells in ([(0, c) for c in range(cols)], [(r, 0) for r in range(rows)]):
+        if np.mean([dark[cell] for cell in cells]) >= EDGE_ROW_DARK:
+            continue  # dark enough by tone alone (the diagonals are looked at only when needed)
+        clue = _diagonals(gray, xs, ys, cells) >= CLUE_EDGE_DIAGONAL
+        if np.mean([dark[cell] or seen for cell, seen in zip(cells, clue)]) < EDGE_ROW_DARK:
+            return False
+    return True
+
+
 def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     """Warp ``quad`` square and read it: refined corners, R and C; None if it shows no Kakuro."""
     side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
@@ -274,12 +292,11 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     y0, y1, rows, cy = lattice(row, lo, hi)
     if not cols or not rows or min(cx, cy) < MIN_CONTRAST:
         return None
-    dark = dark_cells(warped, np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1))
-    share = float(dark.mean())
-    if not (DARK_SHARE[0] <= share <= DARK_SHARE[1] and dark[0].mean() >= EDGE_ROW_DARK
-            and dark[:, 0].mean() >= EDGE_ROW_DARK):
-        return None
     xs, ys = np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1)
+    dark = dark_cells(warped, xs, ys)
+    share = float(dark.mean())
+    if not DARK_SHARE[0] <= share <= DARK_SHARE[1] or not _dark_edges(warped, xs, ys, dark):
+        return None
     clues = clue_share(warped, xs, ys, dark)
     if clues < CLUE_SHARE and not (clues >= CLUE_SHARE_FAINT and clue_share(warped, xs, ys, dark, True)[1] >= CLUE_CONTRAST):
         return None
