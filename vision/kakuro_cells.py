@@ -3,6 +3,8 @@ digits written in white cells.
 
 Algorithm:
 
+0. *Patches* (:func:`cell_patches`): each cell resampled to CELL px, its sides first moved onto the
+   edges that run along them (a curled page bends the boundaries the lattice follows on average).
 1. *Tone* (:func:`cell_tones`): each cell's 75th-percentile grey, divided by the white level near
    it (the brightest cell around, or a quadratic surface fitted to the white cells), so shading,
    shadows and coloured light flatten.
@@ -14,9 +16,10 @@ Algorithm:
    below is.
 3. *Clue glyphs* (:func:`clue_glyphs`): in a dark cell's patch (CELL px square), ink is what
    differs from the cell's fill towards the other tone (light figures on black, dark on grey). The
-   diagonal (found where it really runs) and the cell edges are blanked; the upper-right half holds the across number, the
+   diagonal (found where it really runs) and the cell edges are blanked, and pieces of the
+   diagonal left beside the band are dropped; the upper-right half holds the across number, the
    lower-left half the down number. Connected components on the tallest one's text line, merged
-   when they overlap in x, are its digits.
+   when they overlap in x, are its digits; readings with broken digits joined come second.
 4. *Entry glyph* (:func:`entry_glyph`): in a white cell, the tallest dark component near the middle
    at least ENTRY_HEIGHT of the cell high.
 5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its larger side and

@@ -15,9 +15,12 @@ cell), in logs, by weighted least squares:
   passing between two cells, which the cells it crosses elsewhere along its length show).
 
 :func:`flatten` divides every patch by its light (bilinearly spread over the patch), scaled so the
-light most cells see counts as 1: a white cell in a shadow becomes as bright as one outside it, and
-the tone, step and glyph readers after it see one light everywhere. A shadow edge that runs right
-along a cell boundary is not seen (nothing inside a cell crosses it) and stays as it was.
+light most cells see counts as 1: a white cell in a shadow becomes about as bright as one outside
+it. :mod:`vision.kakuro` reads the cells' tones on flattened patches (hard tuning photos with true
+corners: layouts exact 60 → 64 of 78); the steps between neighbours and the figures are read on the
+patches as seen (the digit model learns from those, and a step is a ratio the light cancels from
+anyway). A shadow edge that runs right along a cell boundary is not seen (nothing inside a cell
+crosses it) and stays as it was.
 
 Example::
 
@@ -44,7 +47,8 @@ ROBUST = 0.08
 """Scale (log units) of the Cauchy reweighting of 'the light goes on' across a boundary where the
 fit says it does not (a shadow's edge that runs between two cells)."""
 ROUNDS = 6
-"""Reweighting rounds."""
+"""Reweighting rounds (a shadow whose slanted edge crosses cells and boundaries of a synthetic grid:
+white cells in and out of it differ 1.49-fold after one round, 1.20 after three, 1.17 after six)."""
 ITERATIONS = 400
 """Most conjugate-gradient steps per solve."""
 
