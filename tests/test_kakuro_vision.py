@@ -15,7 +15,10 @@ from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
 from vision.kakuro import read_kakuro, reconcile, settle_layout
-from vision.kakuro_grid import find_kakuro_grid
+from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
+from vision.kakuro_grid import KakuroGridFind
+from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
+from vision.kakuro_light import flatten
 
 from solver.kakuro.formats import kakuro_from_json
 
@@ -103,3 +106,135 @@ def test_cli_read_and_solve_tell_a_kakuro_photo(capsys, tmp_path):
     assert "Kakuro, exactly one solution, confident" in out and overlay.is_file()
     assert main(["read", "--json", str(REPO / "samples" / "app-4x4-clean.jpg")]) in (0, 1)
     assert "cages" in json.loads(capsys.readouterr().out)
+
+
+def test_the_fitted_outline_of_the_kenken_finder_is_the_kakuro_border():
+    image, corpus_truth = make_kakuro_item(KakuroSpec("o", 83, 7, 7, "web", "clean"))  # square: N×N to the KenKen finder
+    quads = _fitted_outline(image, 1.0)
+    assert len(quads) == 1
+    assert np.abs(quads[0] - np.asarray(corpus_truth["corners"])).max() < 0.01 * max(image.shape)
+    assert _fitted_outline(np.full((400, 300, 3), 235, np.uint8), 1.0) == []
+
+
+def test_white_cells_in_a_hard_shadow_beside_dark_ones_have_the_tone_of_white():
+    """A shadow leaving 0.45 of the light over the left three columns: the white cells in it are
+    taken against the brightest cell near them, not against the surface fitted to the lit ones
+    (those right beside the shadow's edge still are: their neighbourhood holds lit white cells)."""
+    rows, cols = 6, 10
+    patches = {}
+    for r in range(rows):
+        for c in range(cols):
+            white = r > 0 and c > 0 and (r + c) % 4 != 0
+            light = 0.45 if c < 3 else 1.0
+            patches[(r, c)] = np.full((CELL, CELL), (230.0 if white else 170.0) * light, np.float32)
+    tones, _ = cell_tones(patches)
+    shadowed_whites = [tones[(r, c)] for r in range(1, rows) for c in (1,) if (r + c) % 4 != 0]
+    assert min(shadowed_whites) > 0.95
+    assert max(tones[(r, 0)] for r in range(rows)) < 0.9  # the dark cells beside them stay dark
+
+
+def _slanted_shadow_patches(rows: int, cols: int, depth: float = 0.5):
+    """White cells 230 and grey blocks 150 in a checkered layout (first row and column dark), a
+    dark line along each cell's edges, and a hard shadow (``depth`` of the light) below a slanted
+    line that crosses cells (as the shadows of hard photos do)."""
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    patches = {}
+    for r in range(rows):
+        for c in range(cols):
+            tone = 230.0 if r > 0 and c > 0 and (r * 3 + c) % 5 else 150.0
+            y, x = r * CELL + ys, c * CELL + xs
+            p = tone * np.where(y > 1.5 * CELL + 0.45 * x, depth, 1.0)
+            p[:2], p[-2:], p[:, :2], p[:, -2:] = 40, 40, 40, 40
+            patches[(r, c)] = p.astype(np.float32)
+    return patches
+
+
+def test_flatten_divides_out_a_hard_shadow_that_crosses_cells():
+    rows, cols = 7, 9
+    patches = _slanted_shadow_patches(rows, cols)
+    flat = flatten(patches)
+    assert set(flat) == set(patches)
+
+    def spread(ps, whites):
+        tones = [float(np.percentile(ps[cell][8:56, 8:56], 75)) for cell in whites]
+        return max(tones) / min(tones)
+
+    whites = [(r, c) for r in range(1, rows) for c in range(1, cols) if (r * 3 + c) % 5]
+    assert spread(patches, whites) > 1.9  # in and out of the shadow, white cells differ twofold
+    assert spread(flat, whites) < 1.25
+    blocks = [(r, c) for r in range(1, rows) for c in range(1, cols) if not (r * 3 + c) % 5]
+    brightest_block = max(float(np.percentile(flat[cell][8:56, 8:56], 75)) for cell in blocks)
+    dimmest_white = min(float(np.percentile(flat[cell][8:56, 8:56], 75)) for cell in whites)
+    assert brightest_block < dimmest_white  # the tones tell white from grey again
+
+
+def test_the_diagonal_is_found_where_it_runs_not_beside_a_number_near_it():
+    patch = np.full((CELL, CELL), 180.0, np.float32)
+    for k in range(CELL):
+        patch[k, np.clip(np.arange(k + 3, k + 6), 0, CELL - 1)] = 160.0  # a faint diagonal at x - y = 3..5
+    patch[36:54, 12:16] = 60.0  # a bold "1" of the down number …
+    patch[34:56, 20:34] = 60.0  # … and its second digit, close to the diagonal
+    offset, _ = diagonal_line(patch)
+    assert 3 <= offset <= 5
+
+
+def _clue_patch() -> np.ndarray:
+    """A grey clue cell (fill 150) with a dark diagonal corner to corner, 3 px wide."""
+    patch = np.full((CELL, CELL), 150.0, np.float32)
+    for k in range(CELL):
+        patch[k, max(0, k - 1):k + 2] = 30.0
+    return patch
+
+
+def test_pieces_of_the_diagonal_beside_its_band_are_not_digits():
+    patch = _clue_patch()
+    for k in range(14, 30):  # the line drawn thicker over a stretch (a blurred, wider line there)
+        patch[k, k + 2:k + 7] = 30.0
+    patch[36:52, 8:11] = 30.0  # a "1" in the down half, away from the line
+    number = clue_glyphs(patch, 230.0, "down")
+    assert number is not None and len(number.glyphs) == 1
+    assert clue_glyphs(patch, 230.0, "across") is None  # the thick stretch is in the across half
+
+
+def test_a_digit_broken_in_two_pieces_is_also_read_joined():
+    patch = _clue_patch()
+    patch[36:52, 8:11] = 30.0   # a "1" …
+    patch[36:52, 18:21] = 30.0  # … and a digit in two pieces, 2 px apart
+    patch[36:52, 23:27] = 30.0
+    number = clue_glyphs(patch, 230.0, "down")
+    assert number is not None and len(number.glyphs) == 3
+    shapes = [tuple(g.shape[1] for g in reading) for reading in segmentations(number)]
+    assert shapes[0] == (3, 3, 4) and (3, 9) in shapes  # the two pieces joined, the "1" kept
+
+
+def test_a_cells_sides_move_onto_the_edges_a_curl_bent_away_from_the_lattice():
+    """A 3×3 grid whose middle row is drawn 8 px right of the lattice (as a curl bends it): the
+    middle cell's patch is cut where its edges are, the lattice's box would cut into a neighbour."""
+    rows = cols = 3
+    image = np.full((rows * CELL, cols * CELL), 90, np.uint8)  # dark cells
+    image[CELL:2 * CELL, CELL + 8:2 * CELL + 8] = 235  # the white middle cell, shifted right
+    for k in range(CELL):
+        image[k, k] = image[k, CELL + k] = 20  # diagonals of two clue cells in the first row
+    lines = tuple(float(i * CELL) for i in range(cols + 1))
+    grid = KakuroGridFind(np.zeros((4, 2)), rows, cols, np.repeat(image[..., None], 3, axis=2), lines, lines,
+                          np.eye(3), 1.0)
+    moved = cell_patches(grid)[(1, 1)]
+    plain = cell_patch(grid, (1, 1))
+    assert plain[32, :6].mean() < 150  # the lattice's box starts on the dark cell beside it
+    assert moved[32, 2:6].mean() > 200 and moved[32, -6:-2].mean() > 200  # moved onto the white cell
+
+
+def test_a_row_of_light_buttons_below_the_grid_is_not_taken_for_a_row_of_it():
+    """A hand-held app photo (kdev kk31-0103) with its digit buttons right under the grid: a lattice
+    one row longer also looks like a Kakuro, but its first column ends in a light cell."""
+    image, truth = photo(KakuroSpec("b", 451896142, 7, 8, "app", "handheld"))
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (truth.rows, truth.cols) == (7, 8)
+
+
+def test_a_first_row_of_light_grey_clue_cells_is_dark_by_its_diagonals():
+    """A clean web photo (kdev kk31-0101) whose grey fill is so light that its first row passes for
+    light by tone: the diagonals of its clue cells say it is the clue row."""
+    image, truth = photo(KakuroSpec("g", 1130131389, 10, 11, "web", "clean", filled=0.48447865549829183, wrong=0.15))
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (truth.rows, truth.cols) == (10, 11)

@@ -29,10 +29,11 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 
 from .errors import NoPuzzleFound
 from .image_io import load_image
-from .kakuro_cells import (CLUE_DIAGONAL, cell_patch, cell_tones, classify, clue_glyphs, diagonal_strength,
+from .kakuro_cells import (CLUE_DIAGONAL, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
                            digit_model, entry_glyph, number_alternatives, segmentations, white_by_steps,
                            boundary_steps, white_probabilities)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
+from .kakuro_light import flatten
 from .kakuro_reconcile import ReadingSolver
 from .read import timed_stage
 
@@ -128,8 +129,9 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     the times of earlier stages."""
     seconds = dict(seconds or {})
     with timed_stage(seconds, "cells"):
-        patches = {(r, c): cell_patch(grid, (r, c)) for r in range(grid.rows) for c in range(grid.cols)}
-        tones, level = cell_tones(patches)
+        patches = cell_patches(grid)
+        tones, _ = cell_tones(flatten(patches))  # the tones without the shadows; steps and figures as seen
+        _, level = cell_tones(patches)
         edge = frozenset((r, c) for r in range(grid.rows) for c in range(grid.cols) if r == 0 or c == 0)
         white = white_by_steps(white_probabilities(tones), boundary_steps(patches, level), edge)
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}

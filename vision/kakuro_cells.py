@@ -3,6 +3,8 @@ digits written in white cells.
 
 Algorithm:
 
+0. *Patches* (:func:`cell_patches`): each cell resampled to CELL px, its sides first moved onto the
+   edges that run along them (a curled page bends the boundaries the lattice follows on average).
 1. *Tone* (:func:`cell_tones`): each cell's 75th-percentile grey, divided by the white level near
    it (the brightest cell around, or a quadratic surface fitted to the white cells), so shading,
    shadows and coloured light flatten.
@@ -14,9 +16,10 @@ Algorithm:
    below is.
 3. *Clue glyphs* (:func:`clue_glyphs`): in a dark cell's patch (CELL px square), ink is what
    differs from the cell's fill towards the other tone (light figures on black, dark on grey). The
-   diagonal (found where it really runs) and the cell edges are blanked; the upper-right half holds the across number, the
+   diagonal (found where it really runs) and the cell edges are blanked, and pieces of the
+   diagonal left beside the band are dropped; the upper-right half holds the across number, the
    lower-left half the down number. Connected components on the tallest one's text line, merged
-   when they overlap in x, are its digits.
+   when they overlap in x, are its digits; readings with broken digits joined come second.
 4. *Entry glyph* (:func:`entry_glyph`): in a white cell, the tallest dark component near the middle
    at least ENTRY_HEIGHT of the cell high.
 5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its larger side and
@@ -38,7 +41,7 @@ from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v10"
+MODEL_VERSION = "kakuro-digits-v13"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -58,8 +61,12 @@ MAYBE_TWO = 0.6
 TONE_PERCENTILE = 75
 """The percentile of a cell's grey levels taken as its tone."""
 BIMODAL, SPREAD = 1.2, 0.15
-"""Cells nearby whose tones spread by this factor, and by this share of the white level, hold both
+"""Cells nearby whose tones spread by this factor, and by this share of the light there, hold both
 white and dark cells."""
+SHADOW_FLOOR = 0.5
+"""The light near a cell is taken as at least this share of the white level of the fitted surface
+(or as the brightest cell nearby, if brighter): a hard shadow leaves 0.45..0.7 of the light on
+hard photos (:mod:`ui.photo`), so white cells in it sit near this share of the surface."""
 MIN_GLYPH, MAX_GLYPH = 0.12, 0.5
 """Least and most height of a clue digit, as shares of the cell (a taller stroke is a cell edge)."""
 CLUE_DIAGONAL = 0.9
@@ -85,12 +92,69 @@ def cell_patch(grid: KakuroGridFind, cell: tuple[int, int]) -> np.ndarray:
     return cv2.warpAffine(grey, m, (CELL, CELL), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
+LOCAL_REACH = 0.15
+"""How far (share of a cell) each side of a cell may move onto an edge that runs along it: a curled
+page bends the boundaries, which the lattice's straight lines follow only on average."""
+LOCAL_ALONG = 30
+"""An edge runs along a side when this percentile of its strength over the side is high (so a digit
+or the diagonal that touches a stretch of it does not count)."""
+LOCAL_STRONG = 0.5
+"""A side moves only onto an edge at least this share of the grid's typical boundary (the 90th
+percentile of the along-strengths at the lattice's own boundaries): between two dark cells there is
+none, and the side stays."""
+
+
+def cell_patches(grid: KakuroGridFind) -> dict:
+    """Every cell's patch (:func:`cell_patch`), each side of its box first moved onto the edge that
+    runs along it within LOCAL_REACH of a cell, when there is a clear one (see LOCAL_STRONG)."""
+    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
+    gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
+    gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
+    boxes = {(r, c): grid.cell_box((r, c)) for r in range(grid.rows) for c in range(grid.cols)}
+    sides = {}
+    for cell, (x0, y0, x1, y1) in boxes.items():
+        for k, (strength, at, lo, hi) in enumerate(((gx, x0, y0, y1), (gy.T, y0, x0, x1), (gx, x1, y0, y1), (gy.T, y1, x0, x1))):
+            sides[(cell, k)] = _side_strengths(strength, at, lo, hi, LOCAL_REACH * ((x1 - x0) if k % 2 == 0 else (y1 - y0)))
+    typical = float(np.percentile([profile[len(profile) // 2] for _, profile in sides.values() if len(profile)], 90))
+    patches = {}
+    for cell, box in boxes.items():
+        moved = list(box)
+        for k in range(4):
+            start, profile = sides[(cell, k)]
+            if len(profile) and profile.max() >= LOCAL_STRONG * typical and profile.max() > profile[len(profile) // 2]:
+                moved[k] = start + float(np.argmax(profile))
+        patches[cell] = _patch(grey, tuple(moved))
+    return patches
+
+
+def _side_strengths(strength: np.ndarray, at: float, lo: float, hi: float, reach: float) -> tuple[int, np.ndarray]:
+    """``(first position, strengths)``: for every position within ``reach`` of ``at`` (columns of
+    ``strength``), the LOCAL_ALONG percentile of the edge strength over the side's middle
+    (rows ``lo``..``hi`` less a fifth at each end)."""
+    a, b = int(round(at - reach)), int(round(at + reach)) + 1
+    a, b = max(0, a), min(strength.shape[1], b)
+    r0, r1 = int(lo + 0.2 * (hi - lo)), int(hi - 0.2 * (hi - lo)) + 1
+    if b - a < 3 or r1 - r0 < 3:
+        return a, np.zeros(0, np.float32)
+    k = int(LOCAL_ALONG / 100 * (r1 - r0 - 1))
+    return a, np.partition(strength[r0:r1, a:b], k, axis=0)[k]
+
+
+def _patch(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The box ``(x0, y0, x1, y1)`` of a grey image resampled to CELL×CELL (float32)."""
+    x0, y0, x1, y1 = box
+    sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
+    m = np.float32([[sx, 0, -x0 * sx], [0, sy, -y0 * sy]])
+    return cv2.warpAffine(grey, m, (CELL, CELL), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+
+
 def cell_tones(patches: dict) -> tuple[dict, dict]:
     """``(tone, white level)`` per cell: the TONE_PERCENTILE grey of the patch inside its edges (the
     paper of a white cell even under a big written digit, the fill of a dark cell even with its
     figures) divided by the white level there. The white level is the brightest cell nearby (one,
-    then two cells around) when those cells differ by BIMODAL and SPREAD (both kinds are there:
-    this follows a sharp shadow), else a quadratic surface in (row, col) fitted to the cells an Otsu split calls
+    then two cells around) when those cells differ by BIMODAL and by SPREAD of the light there
+    (both kinds are there: this follows a sharp shadow), else a quadratic surface in (row, col) fitted to the cells an Otsu split calls
     white (a constant when they are few). The second value is the surface's grey level."""
     raw = {cell: float(np.percentile(p[8:56, 8:56], TONE_PERCENTILE)) for cell, p in patches.items()}
     values = np.array(list(raw.values()), np.float32)
@@ -110,7 +174,8 @@ def cell_tones(patches: dict) -> tuple[dict, dict]:
         for radius in (1, 2):
             near = [raw[(a, b)] for a in range(r - radius, r + radius + 1) for b in range(c - radius, c + radius + 1)
                     if (a, b) in raw]
-            if max(near) >= BIMODAL * min(near) and max(near) - min(near) >= SPREAD * level[(r, c)]:
+            light = max(max(near), SHADOW_FLOOR * level[(r, c)])  # under a hard shadow, less than the surface
+            if max(near) >= BIMODAL * min(near) and max(near) - min(near) >= SPREAD * light:
                 tones[(r, c)] = value / max(near)
                 break
     return tones, level
@@ -295,6 +360,9 @@ class NumberGlyphs:
 
     glyphs: tuple[np.ndarray, ...]
     height: float
+    joined: tuple[tuple[np.ndarray, ...], ...] = ()
+    """Other readings with neighbouring glyphs joined (a digit broken in pieces by blur or a
+    shadow): down to two glyphs when there are more, and to one when they fit a digit's width."""
 
 
 def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray) -> np.ndarray:
@@ -321,18 +389,42 @@ def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs
     half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     fill = float(np.median(patch[half]))
     ink = np.where(half, ink_map(patch, fill, white, half), 0.0)
-    return _number(ink)
+    return _number(_without_diagonal_remnants(ink, shift, width))
+
+
+REMNANT_NEAR, REMNANT_THIN = 0.7, 0.35
+"""A component of ink is a piece of the diagonal left over beside the blanked band (not a digit)
+when at least REMNANT_NEAR of its pixels lie within 4 px of the band and it is thin across the
+diagonal: the spread of x - y at most REMNANT_THIN of the spread of x + y (hard tuning photos: such
+pieces made 3 or 4 glyphs of a 2-digit number)."""
+
+
+def _without_diagonal_remnants(ink: np.ndarray, shift: int, width: int) -> np.ndarray:
+    """The ink map with the pieces of the diagonal line x - y = ``shift`` (band half-width
+    ``width``) left over beside its band taken out (see REMNANT_NEAR); a copy."""
+    count, labels = cv2.connectedComponents((ink > INK_LOW).astype(np.uint8), connectivity=8)
+    out = ink.copy()
+    for i in range(1, count):
+        ys, xs = np.nonzero(labels == i)
+        if len(xs) < 3:
+            continue
+        across, along = xs - ys, xs + ys
+        near = float(np.mean(np.abs(across - shift) <= width + 4))
+        if near >= REMNANT_NEAR and across.std() <= REMNANT_THIN * max(along.std(), 1e-6):
+            out[labels == i] = 0.0
+    return out
 
 
 def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
     """Where a clue cell's diagonal really runs, and how wide it is: the offset d of the line
     x - y = d (within ``reach`` of the corner-to-corner diagonal) along which the patch differs
-    most from its median, and the half-width (at least DIAGONAL) over which the difference stays
+    most from its median, over most of its length (the median along it: a digit beside the
+    diagonal crosses lines near it for a short stretch only), and the half-width (at least DIAGONAL) over which the difference stays
     above a third of the way from the background to that peak (a blurred line is wide)."""
     diff = np.abs(patch - float(np.median(patch)))
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
-    along = {d: float(diff[(xs - ys == d) & inside].mean()) for d in range(-reach, reach + 1)}
+    along = {d: float(np.median(diff[(xs - ys == d) & inside])) for d in range(-reach, reach + 1)}
     offset = max(along, key=along.get)
     background = float(np.median([along[-reach], along[reach], along[1 - reach], along[reach - 1]]))
     level = background + (along[offset] - background) / 3
@@ -400,37 +492,85 @@ def _number(ink: np.ndarray) -> NumberGlyphs | None:
             groups[-1].append(i)
         else:
             groups.append([i])
-    glyphs = []
-    for group in groups:
-        x0 = min(stats[j, 0] for j in group)
-        x1 = max(stats[j, 0] + stats[j, 2] for j in group)
-        y0 = min(stats[j, 1] for j in group)
-        y1 = max(stats[j, 1] + stats[j, 3] for j in group)
-        glyphs += _split_wide(np.where(np.isin(labels[y0:y1, x0:x1], group), ink[y0:y1, x0:x1], 0).astype(np.float32))
-    return NumberGlyphs(tuple(glyphs), float(bottom - top))
+    pieces = [piece for group in groups for piece in _pieces(ink, labels, stats, group)]
+    glyphs = tuple(_crop(ink, labels, stats, piece) for piece in pieces)
+    return NumberGlyphs(glyphs, float(bottom - top), _joined(ink, labels, stats, pieces))
+
+
+Piece = tuple[tuple[int, ...], int, int]
+"""A glyph as the components it holds and the columns [x0, x1) it spans in the ink map."""
+
+
+def _pieces(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, group: list[int]) -> list[Piece]:
+    """One glyph for a group of components, or two when it is too wide for one digit (see
+    :func:`_split_wide`)."""
+    x0 = min(stats[j, 0] for j in group)
+    x1 = max(stats[j, 0] + stats[j, 2] for j in group)
+    whole = (tuple(group), x0, x1)
+    cut = _cut_column(_crop(ink, labels, stats, whole))
+    if cut is None:
+        return [whole]
+    return [piece for piece in ((tuple(group), x0, x0 + cut), (tuple(group), x0 + cut, x1))
+            if _crop(ink, labels, stats, piece).any()]
+
+
+def _crop(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, piece: Piece) -> np.ndarray:
+    """The ink of a piece's components within its columns, cropped to their rows."""
+    group, x0, x1 = piece
+    y0 = min(stats[j, 1] for j in group)
+    y1 = max(stats[j, 1] + stats[j, 3] for j in group)
+    return np.where(np.isin(labels[y0:y1, x0:x1], group), ink[y0:y1, x0:x1], 0).astype(np.float32)
+
+
+def _joined(ink: np.ndarray, labels: np.ndarray, stats: np.ndarray, pieces: list[Piece]) -> tuple:
+    """The readings of :attr:`NumberGlyphs.joined`: the closest neighbours (least gap in x) joined
+    until two glyphs are left, and two joined into one when together they are at most WIDE times
+    as wide as tall."""
+    out = []
+    pieces = list(pieces)
+    join = lambda a, b: (tuple(sorted(set(a[0]) | set(b[0]))), min(a[1], b[1]), max(a[2], b[2]))  # noqa: E731
+    while len(pieces) > 2:
+        k = min(range(len(pieces) - 1), key=lambda i: pieces[i + 1][1] - pieces[i][2])
+        pieces[k:k + 2] = [join(pieces[k], pieces[k + 1])]
+        if len(pieces) == 2:
+            out.append(tuple(_crop(ink, labels, stats, piece) for piece in pieces))
+    if len(pieces) == 2:
+        one = _crop(ink, labels, stats, join(*pieces))
+        if one.shape[1] <= WIDE * one.shape[0]:
+            out.append((one,))
+    return tuple(out)
+
+
+def _cut_column(glyph: np.ndarray, wide: float | None = None) -> int | None:
+    """Where to cut a glyph wider than ``wide`` (default WIDE) times its height: its faintest
+    column in the middle third; None for a glyph narrow enough for one digit."""
+    h, w = glyph.shape
+    if w <= (WIDE if wide is None else wide) * h:
+        return None
+    columns = glyph.sum(axis=0)
+    lo, hi = w // 3, max(w // 3 + 1, 2 * w // 3)
+    return lo + int(np.argmin(columns[lo:hi]))
 
 
 def _split_wide(glyph: np.ndarray, wide: float = None) -> list[np.ndarray]:
     """A glyph wider than ``wide`` (default WIDE) times its height (two digits blurred together)
     cut at its faintest column in the middle third; other glyphs as they are."""
-    h, w = glyph.shape
-    if w <= (WIDE if wide is None else wide) * h:
+    cut = _cut_column(glyph, wide)
+    if cut is None:
         return [glyph]
-    columns = glyph.sum(axis=0)
-    lo, hi = w // 3, max(w // 3 + 1, 2 * w // 3)
-    cut = lo + int(np.argmin(columns[lo:hi]))
     return [part for part in (glyph[:, :cut], glyph[:, cut:]) if part.shape[1] > 0 and part.any()]
 
 
 def segmentations(number: NumberGlyphs) -> list[tuple[np.ndarray, ...]]:
-    """The ways to read a number's glyphs: as found, and, for one glyph wider than MAYBE_TWO times
-    its height, also cut in two (two narrow digits such as 11 blur into one blob)."""
+    """The ways to read a number's glyphs: as found, then, for one glyph wider than MAYBE_TWO times
+    its height, also cut in two (two narrow digits such as 11 blur into one blob), and the readings
+    with broken digits joined (:attr:`NumberGlyphs.joined`)."""
     out = [number.glyphs]
     if len(number.glyphs) == 1:
         cut = _split_wide(number.glyphs[0], MAYBE_TWO)
         if len(cut) == 2:
             out.append(tuple(cut))
-    return out
+    return out + list(number.joined)
 
 
 def glyph_features(ink: np.ndarray) -> np.ndarray:
@@ -493,7 +633,7 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
         style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
         photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)], seed=seed)
         found = _training_grid(photo, r_max, c_max, seed)
-        patches = {cell: cell_patch(found, cell) for cell in puzzle.cells}
+        patches = cell_patches(found)
         _, level = cell_tones(patches)
         for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
             if isinstance(square, Clue):

@@ -9,7 +9,9 @@ and rows and columns are counted separately (the grid is R×C).
 The algorithm, one function per step:
 
 1. Candidates are the KenKen finder's (:func:`vision.grid.candidate_quads`): large quadrilaterals
-   of ink, bright panels and long strokes in a working copy.
+   of ink, bright panels and long strokes in a working copy. When none of them passes step 3, the
+   outline the whole KenKen finder settles on (:func:`vision.grid.find_grid`, which fits each side
+   to the border's line, so it finds outlines a shadow or a light border breaks) is probed too.
 2. :func:`probe` warps each candidate square and takes *boundary profiles*: for each column (row),
    the edge strength across it over horizontal (vertical) bands. :func:`lattice` finds the cell
    size from the profile's autocorrelation (a comb with missing teeth still repeats), the outer
@@ -17,7 +19,9 @@ The algorithm, one function per step:
 3. A candidate is kept when it looks like a Kakuro: its first row and column mostly dark, a share of
    dark cells between DARK_SHARE bounds (a KenKen grid has none), and a diagonal in most dark cells
    that come right before a light one (:func:`clue_share`: a page of text has none) — or, blurred,
-   in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT).
+   in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT). The best
+   score wins: contrast times the square root of the area, times EDGE_LIGHT for every light cell in
+   the first row and column.
 4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
@@ -32,7 +36,8 @@ import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
-from .grid import candidate_quads, locate_border, order_corners, pyramid, square_homography, warp_square, work_copy
+from .grid import (candidate_quads, find_grid, locate_border, order_corners, pyramid, square_homography, warp_square,
+                   work_copy)
 
 PROBE_SIDE = 480
 PROBE_MARGIN = 0.06
@@ -43,7 +48,11 @@ CELL = 64
 DARK_SHARE = (0.1, 0.9)
 """A Kakuro has between these shares of dark cells (blocks and clue cells)."""
 EDGE_ROW_DARK = 0.5
-"""Least share of dark cells in the first row and in the first column."""
+"""Least share of dark cells (by tone or by a diagonal) in the first row and in the first column."""
+CLUE_EDGE_DIAGONAL = 0.9
+"""Diagonal strength above which a cell of the first row or column counts as a clue cell, whatever
+its tone (:data:`vision.kakuro_cells.CLUE_DIAGONAL`; kdev clean: a light grey web Kakuro whose first
+row passed for light)."""
 CLUE_SHARE = 0.5
 """Least share of the clue places (dark cells before light ones) that show a diagonal."""
 CLUE_SHARE_FAINT, CLUE_CONTRAST = 0.3, 3.0
@@ -53,6 +62,10 @@ median (where a Kakuro has none; shadowed white cells taken for dark places pull
 median down); candidates on KenKen photos show at most a quarter."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
+EDGE_LIGHT = 0.8
+"""A lattice's score is multiplied by this for every light cell in its first row and column, where a
+Kakuro has none (its clue cells and blocks): a lattice run on over a row of light buttons below the
+grid (kdev hand-held) loses to the grid's own."""
 MIN_CONTRAST = 0.08
 """Least contrast of a lattice's inner boundaries over its cell middles (edge strength units)."""
 
@@ -255,6 +268,20 @@ def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tup
     return np.array(out)
 
 
+def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
+    """True when EDGE_ROW_DARK of the first row and of the first column are clue cells or blocks:
+    dark by tone, or showing a diagonal (a fill only a little darker than the paper, as light grey
+    web Kakuro have, can pass for light by tone alone)."""
+    rows, cols = dark.shape
+    for cells in ([(0, c) for c in range(cols)], [(r, 0) for r in range(rows)]):
+        if np.mean([dark[cell] for cell in cells]) >= EDGE_ROW_DARK:
+            continue  # dark enough by tone alone (the diagonals are looked at only when needed)
+        clue = _diagonals(gray, xs, ys, cells) >= CLUE_EDGE_DIAGONAL
+        if np.mean([dark[cell] or seen for cell, seen in zip(cells, clue)]) < EDGE_ROW_DARK:
+            return False
+    return True
+
+
 def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     """Warp ``quad`` square and read it: refined corners, R and C; None if it shows no Kakuro."""
     side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
@@ -265,12 +292,11 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     y0, y1, rows, cy = lattice(row, lo, hi)
     if not cols or not rows or min(cx, cy) < MIN_CONTRAST:
         return None
-    dark = dark_cells(warped, np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1))
-    share = float(dark.mean())
-    if not (DARK_SHARE[0] <= share <= DARK_SHARE[1] and dark[0].mean() >= EDGE_ROW_DARK
-            and dark[:, 0].mean() >= EDGE_ROW_DARK):
-        return None
     xs, ys = np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1)
+    dark = dark_cells(warped, xs, ys)
+    share = float(dark.mean())
+    if not DARK_SHARE[0] <= share <= DARK_SHARE[1] or not _dark_edges(warped, xs, ys, dark):
+        return None
     clues = clue_share(warped, xs, ys, dark)
     if clues < CLUE_SHARE and not (clues >= CLUE_SHARE_FAINT and clue_share(warped, xs, ys, dark, True)[1] >= CLUE_CONTRAST):
         return None
@@ -279,7 +305,8 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(h))[0]
     contrast = min(cx, cy)
     area = cv2.contourArea(back.astype(np.float32))
-    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area), share)
+    light_edge = int((~dark[0]).sum() + (~dark[:, 0]).sum())
+    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge, share)
 
 
 def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -331,6 +358,8 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     levels = pyramid(gray)
     probes = [p for quad in candidate_quads(gray) if (p := probe(levels, quad)) is not None]
     if not probes:
+        probes = [p for quad in _fitted_outline(image, scale) if (p := probe(levels, quad)) is not None]
+    if not probes:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
     best = max(probes, key=lambda p: p.score)
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
@@ -341,6 +370,17 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     lines_y = snap(row, best.rows, grey.shape[0])
     confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
     return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
+
+
+def _fitted_outline(image: np.ndarray, scale: float) -> list[np.ndarray]:
+    """The outline the KenKen finder fits (:func:`vision.grid.find_grid`; its sides are fitted to the
+    border line, whatever N it counts inside), in working-copy coordinates (``scale`` of the
+    original): one quad, or none when it finds no grid."""
+    try:
+        found = find_grid(image)
+    except NoPuzzleFound:
+        return []
+    return [(np.asarray(found.corners, np.float64) + 0.5) * scale - 0.5]
 
 
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> KakuroGridFind:
