@@ -56,13 +56,12 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
         ops = ("?",)
     digits = len(str(alts[0][1])) if alts else 2
     seen = {a[:2] for a in alts}
-    candidates = [(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide)
-                  if len(str(t)) <= digits + DIGIT_SPREAD and (op, t) not in seen]
+    carriable = [(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide)]
+    candidates = [(op, t) for op, t in carriable if len(str(t)) <= digits + DIGIT_SPREAD and (op, t) not in seen]
     if not candidates:
         return alts
     texts = [_text(op, t) for op, t in candidates]
-    allowed = {(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide)}
-    carried = next((a for a in alts if a[:2] in allowed), None)
+    carried = next((a for a in alts if a[:2] in carriable), None)
     scored = text_scores(reading.frames, texts + [_text(*a[:2]) for a in alts[:1] + ([carried] if carried else [])])
     scores = scored[:len(texts)]
     if alts:

@@ -22,12 +22,13 @@ Example::
 """
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
+
+from .mlp import load_arrays, save_arrays
 
 PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4")
 """Parameter names in order: 3×3 convolution, 3×3 convolution, dense hidden, dense output."""
@@ -87,23 +88,20 @@ class ConvNet:
         return g
 
     def save(self, path: Path) -> None:
-        """Write the network as ``.npz`` atomically (a temporary file renamed)."""
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez_compressed(tmp, kind=np.array("convnet"), classes=np.array(self.classes),
-                            shape=np.array(self.shape), mean=np.float32(self.mean),
-                            scale=np.float32(self.scale), **self.params)
-        os.replace(tmp, path)
+        """Write the network as ``.npz`` atomically (see :func:`vision.mlp.save_arrays`)."""
+        save_arrays(path, "convnet", classes=np.array(self.classes), shape=np.array(self.shape),
+                    mean=np.float32(self.mean), scale=np.float32(self.scale), **self.params)
 
     @staticmethod
     def load(path: Path) -> ConvNet | None:
         """The network saved at ``path``, or None when missing, unreadable or not a ConvNet."""
+        data = load_arrays(path, "convnet")
+        if data is None:
+            return None
         try:
-            with np.load(path) as data:
-                if str(data["kind"]) != "convnet":
-                    return None
-                return ConvNet(tuple(str(c) for c in data["classes"]), tuple(int(v) for v in data["shape"]),
-                               float(data["mean"]), float(data["scale"]), {k: data[k] for k in PARAMS})
-        except (OSError, KeyError, ValueError):
+            return ConvNet(tuple(str(c) for c in data["classes"]), tuple(int(v) for v in data["shape"]),
+                           float(data["mean"]), float(data["scale"]), {k: data[k] for k in PARAMS})
+        except (KeyError, ValueError):
             return None
 
 

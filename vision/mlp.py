@@ -39,25 +39,43 @@ class Mlp:
         return _softmax(x @ self.weights[-1] + self.biases[-1])
 
     def save(self, path: Path) -> None:
-        """Write the model as ``.npz`` atomically (a temporary file renamed)."""
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        """Write the model as ``.npz`` atomically (see :func:`save_arrays`)."""
         arrays = {f"w{i}": w for i, w in enumerate(self.weights)} | {f"b{i}": b for i, b in enumerate(self.biases)}
-        np.savez_compressed(tmp, kind=np.array("mlp"), classes=np.array(self.classes), mean=self.mean,
-                            scale=self.scale, layers=np.array(len(self.weights)), **arrays)
-        os.replace(tmp, path)
+        save_arrays(path, "mlp", classes=np.array(self.classes), mean=self.mean, scale=self.scale,
+                    layers=np.array(len(self.weights)), **arrays)
 
     @staticmethod
     def load(path: Path) -> Mlp | None:
         """The model saved at ``path``, or None when missing, unreadable or not an MLP."""
-        try:
-            with np.load(path) as data:
-                if str(data["kind"]) != "mlp":
-                    return None
-                layers = int(data["layers"])
-                return Mlp(tuple(str(c) for c in data["classes"]), data["mean"], data["scale"],
-                           tuple(data[f"w{i}"] for i in range(layers)), tuple(data[f"b{i}"] for i in range(layers)))
-        except (OSError, KeyError, ValueError):
+        data = load_arrays(path, "mlp")
+        if data is None:
             return None
+        try:
+            layers = int(data["layers"])
+            return Mlp(tuple(str(c) for c in data["classes"]), data["mean"], data["scale"],
+                       tuple(data[f"w{i}"] for i in range(layers)), tuple(data[f"b{i}"] for i in range(layers)))
+        except (KeyError, ValueError):
+            return None
+
+
+def save_arrays(path: Path, kind: str, **arrays: np.ndarray) -> None:
+    """Write ``arrays`` and the model ``kind`` as ``.npz`` atomically (a temporary file renamed):
+    a reader never sees half a model."""
+    tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+    np.savez_compressed(tmp, kind=np.array(kind), **arrays)
+    os.replace(tmp, path)
+
+
+def load_arrays(path: Path, kind: str) -> dict[str, np.ndarray] | None:
+    """The arrays :func:`save_arrays` wrote for a model of ``kind``, or None when the file is
+    missing, unreadable or holds another kind."""
+    try:
+        with np.load(path) as data:
+            if str(data["kind"]) != kind:
+                return None
+            return {name: data[name] for name in data.files}
+    except (OSError, KeyError, ValueError):
+        return None
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
