@@ -172,3 +172,15 @@ def test_kakuro_layout_and_kind_errors_are_named(mixed_folder):
     kenken = truth_of(sorted(REALDEV.glob("declan-*.json"))[0])
     assert score(truth, Reading(kenken, True), 0.1).errors == ("read as a KenKen",)
     assert not score(truth, Reading(kenken, True), 0.1).board_ok
+
+
+def test_every_realdev_screenshot_reads_whole_board_exact():
+    # The goal on real screenshots, end to end with the real recognizer: every board exact,
+    # the solved screenshot's entries exact, nothing wrong presented as certain.
+    from ui.evaluate import default_recognizer
+
+    recognize, _ = default_recognizer()
+    scores = evaluate(REALDEV, recognize)
+    totals = summary(scores)
+    assert [s.image for s in scores if not s.board_ok] == []
+    assert totals["entries_ok"] == 1.0 and totals["confident_wrong"] == 0

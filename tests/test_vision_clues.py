@@ -92,3 +92,31 @@ def test_a_label_hidden_from_the_finder_is_looked_for_at_the_puzzles_usual_place
     # Too few labels found: a typical place inside the cell's top-left corner.
     t, h, a, b = usual_place(found[:2])
     assert 0 < t and 0 < h and a < b
+
+
+def test_a_digit_printed_against_a_faint_edged_wall_keeps_its_left_stroke():
+    # mathdoku.com's screenshots: the outer wall has a faint coloured edge beside it, and a "6"
+    # printed against it lost its whole left stroke to the line mask and was read as "5".
+    from vision.clues import MARGIN, PATCH, ink_components
+
+    # Darkness across the cell's left side as in that screenshot: the wall, its faint edge, then a
+    # digit's left stroke (darker at its core, softer on the inside).
+    dark = np.zeros((PATCH, PATCH), np.float32)
+    dark[:, MARGIN:MARGIN + 3] = 0.9              # the wall
+    dark[:, MARGIN + 3] = 0.55                    # its faint edge, the length of the cell
+    dark[:, MARGIN + 4] = 0.38
+    top, bottom, left, right = MARGIN + 6, MARGIN + 22, MARGIN + 5, MARGIN + 14
+    dark[top:bottom, left:left + 2] = 0.62        # a ring-shaped digit touching the edge
+    dark[top + 2:bottom - 2, left + 2] = 0.45
+    dark[top:bottom, right - 2:right] = 0.62
+    dark[top:top + 2, left:right] = 0.62
+    dark[bottom - 2:bottom, left:right] = 0.62
+    labels, stats = ink_components(dark)
+    digit = labels[(top + bottom) // 2, right - 1]
+    assert digit > 0
+    assert (labels[top + 2:bottom - 2, left] == digit).all(), "the left stroke was taken for the wall"
+    assert not (labels[:, :left] == digit).any(), "the wall's edge was taken for the digit"
+    assert stats[digit, 3] >= bottom - top - 1
+    # The wall's edge below and above the digit stays wall.
+    assert (labels[bottom + 4:, MARGIN:left] == 0).all() and (labels[:top - 2, MARGIN:left] == 0).all()
+

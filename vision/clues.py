@@ -122,8 +122,9 @@ DASH_BAND, DASH_COVER = 0.1, 0.4
 """Dotted lines: rows/columns this near (in cells) a cell line, inked over this part of the cell."""
 
 
-def _line_mask(mask: np.ndarray) -> np.ndarray:
-    """Pixels of wall and grid lines in an ink mask, grown by a pixel so anti-aliased edges go too.
+def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Pixels of wall and grid lines in an ink mask, grown by a pixel so anti-aliased edges go too,
+    and the solid vertical lines' part of it.
 
     Solid lines are straight runs at least LINE_RUN of a cell long (a morphological opening with a
     1-px-thick kernel, also one pixel slanted either way for rectifications a little off); glyph
@@ -132,9 +133,12 @@ def _line_mask(mask: np.ndarray) -> np.ndarray:
     least DASH_COVER of the cell's width (height): a text row there covers less."""
     run = int(LINE_RUN * CELL)
     m = mask.astype(np.uint8)
-    lines = np.zeros_like(m)
-    for kernel in _line_kernels(run):
-        lines |= cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    lines, vertical = np.zeros_like(m), np.zeros_like(m)
+    for i, kernel in enumerate(_line_kernels(run)):
+        found = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        lines |= found
+        if i % 2:
+            vertical |= found
     inside = slice(MARGIN, MARGIN + CELL)
     index = np.arange(PATCH)
     band = (np.abs(index - MARGIN) <= DASH_BAND * CELL) | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
@@ -142,7 +146,38 @@ def _line_mask(mask: np.ndarray) -> np.ndarray:
     cols = np.flatnonzero(band & (m[inside, :].sum(0) >= DASH_COVER * CELL))
     lines[rows, :] |= m[rows, :]
     lines[:, cols] |= m[:, cols]
-    return cv2.dilate(lines, np.ones((3, 3), np.uint8)).astype(bool)
+    grow = np.ones((3, 3), np.uint8)
+    return cv2.dilate(lines, grow).astype(bool), cv2.dilate(vertical, grow).astype(bool)
+
+
+GLYPH_OVER_LINE = 0.15
+"""A pixel the line mask took that is this much darker than its line is along the line's length
+is a glyph's stroke touching the line, not the line's own edge (see :func:`_glyph_edge`)."""
+ALONG = CELL // 3
+"""Rows either side over which a vertical line's darkness is taken (its median there)."""
+
+
+def _glyph_edge(dark: np.ndarray, vertical: np.ndarray, ink: np.ndarray, high: float) -> np.ndarray:
+    """The pixels of the ``vertical`` lines' mask that belong to a glyph touching the line: the line mask is
+    grown by a pixel and takes a faint line's edge as line, which can eat the first column of a
+    digit printed against the cell's left wall (a 6 whose left stroke goes reads as 5). A line's
+    darkness is about constant along it (the median of its column over ALONG rows either side);
+    a pixel clearly darker than that, and within two pixels of ink outside the mask, is given back
+    (joined any further, line edges of photographed pages come back too). Horizontal
+    lines are left alone: on a curled page they drift across rows and their edge would come back
+    along a label's whole top."""
+    spare = vertical & (dark > high)
+    spare[:, MARGIN + CELL // 2:] = False
+    cols = np.flatnonzero(spare.any(axis=0))
+    if not cols.size:
+        return spare
+    padded = np.pad(dark[:, cols], ((ALONG, ALONG), (0, 0)), mode="edge")
+    along = np.median(np.lib.stride_tricks.sliding_window_view(padded, 2 * ALONG + 1, axis=0), axis=-1)
+    spare[:, cols] &= dark[:, cols] > along + GLYPH_OVER_LINE
+    grown = np.zeros_like(spare)
+    for _ in range(2):
+        grown = spare & cv2.dilate((ink | grown).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+    return grown
 
 
 def _line_kernels(run: int) -> list[np.ndarray]:
@@ -180,8 +215,9 @@ def _ink_and_lines(dark: np.ndarray, inset: int = 0) -> tuple[np.ndarray, np.nda
     strong = np.zeros(count, bool)
     strong[np.unique(labels[dark > high])] = True
     strong[0] = False
-    lines = _line_mask(strong[labels])
+    lines, vertical = _line_mask(strong[labels])
     mask = strong[labels] & ~lines
+    mask |= _glyph_edge(dark, vertical, mask, high)
     if inset:
         inside = np.zeros_like(mask)
         inside[MARGIN + inset:MARGIN + CELL - inset, MARGIN + inset:MARGIN + CELL - inset] = True
