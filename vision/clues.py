@@ -134,11 +134,11 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     run = int(LINE_RUN * CELL)
     m = mask.astype(np.uint8)
     lines, vertical = np.zeros_like(m), np.zeros_like(m)
-    for i, kernel in enumerate(_line_kernels(run)):
-        found = cv2.morphologyEx(m, cv2.MORPH_OPEN, kernel, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        lines |= found
-        if i % 2:
-            vertical |= found
+    kernels = _line_kernels(run)
+    for across, down in zip(kernels[::2], kernels[1::2]):
+        lines |= cv2.morphologyEx(m, cv2.MORPH_OPEN, across, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        vertical |= cv2.morphologyEx(m, cv2.MORPH_OPEN, down, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    lines |= vertical
     inside = slice(MARGIN, MARGIN + CELL)
     index = np.arange(PATCH)
     band = (np.abs(index - MARGIN) <= DASH_BAND * CELL) | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
@@ -158,14 +158,14 @@ ALONG = CELL // 3
 
 
 def _glyph_edge(dark: np.ndarray, vertical: np.ndarray, ink: np.ndarray, high: float) -> np.ndarray:
-    """The pixels of the ``vertical`` lines' mask that belong to a glyph touching the line: the line mask is
-    grown by a pixel and takes a faint line's edge as line, which can eat the first column of a
-    digit printed against the cell's left wall (a 6 whose left stroke goes reads as 5). A line's
-    darkness is about constant along it (the median of its column over ALONG rows either side);
-    a pixel clearly darker than that, and within two pixels of ink outside the mask, is given back
-    (joined any further, line edges of photographed pages come back too). Horizontal
-    lines are left alone: on a curled page they drift across rows and their edge would come back
-    along a label's whole top."""
+    """The pixels of the ``vertical`` lines' mask (left half of the cell) that belong to a glyph
+    touching the line: the line mask is grown by a pixel and takes a faint line's edge as line,
+    which can eat the first column of a digit printed against the cell's left wall (a 6 whose left
+    stroke goes reads as 5). A line's darkness is about constant along it (the median of its column
+    over ALONG rows either side); a pixel clearly darker than that, and within two pixels of ink
+    outside the mask, is given back (joined any further, line edges of photographed pages come back
+    too). Horizontal lines are left alone: on a curled page they drift across rows and their edge
+    would come back along a label's whole top."""
     spare = vertical & (dark > high)
     spare[:, MARGIN + CELL // 2:] = False
     cols = np.flatnonzero(spare.any(axis=0))
@@ -181,7 +181,8 @@ def _glyph_edge(dark: np.ndarray, vertical: np.ndarray, ink: np.ndarray, high: f
 
 
 def _line_kernels(run: int) -> list[np.ndarray]:
-    """Horizontal and vertical 1-px kernels ``run`` long, straight and slanted by one pixel."""
+    """Horizontal and vertical 1-px kernels ``run`` long, straight and slanted by one pixel, in
+    pairs: horizontal, then the same kernel turned vertical."""
     kernels = []
     for slant in (0, 1, -1):
         k = np.zeros((2 if slant else 1, run), np.uint8)
