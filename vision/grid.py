@@ -234,6 +234,37 @@ def darkness(gray: np.ndarray, line_px: int) -> np.ndarray:
     return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
 
 
+SURROUND_DARK, SURROUND_GREY = 0.3, 0.35
+"""A surround is darker than SURROUND_DARK relative to the paper beside it (see :func:`darkness`)
+and than SURROUND_GREY of the probe's paper grey."""
+SURROUND_EDGE_PX = 3
+"""How far a surround is grown over darkness above SURROUND_DARK (its blurred edge)."""
+SURROUND_PX = 12
+"""Dark regions at least this thick (probe pixels, both ways) are a surround, not lines."""
+
+
+def without_surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int]) -> np.ndarray:
+    """``dark`` with broad dark regions set to zero (and a pixel around them) in the band where the
+    border is looked for, outside the square ``inner`` = ``(lo, hi)``: the dark table or screen
+    around a white panel is darker than the panel's paper beside it, so :func:`darkness` makes the
+    band along the panel's edge a ridge stronger than the thin border line a few pixels inside,
+    and the border was put into it. Lines, even heavy ones, are thinner than SURROUND_PX; a shadow
+    across the grid is left alone inside (its lines count for the comb)."""
+    deep = (dark > SURROUND_DARK) & (gray < SURROUND_GREY * float(np.percentile(gray, 90)))
+    lo, hi = inner
+    deep[lo:hi, lo:hi] = False
+    if not deep.any():
+        return dark
+    solid = cv2.morphologyEx(deep.astype(np.uint8), cv2.MORPH_OPEN, np.ones((SURROUND_PX, SURROUND_PX), np.uint8))
+    if not solid.any():
+        return dark
+    # Grown over its soft edge (still dark, not as deep) so no thin remnant along it looks like a line.
+    edge = (dark > SURROUND_DARK).astype(np.uint8)
+    for _ in range(SURROUND_EDGE_PX):
+        solid = cv2.dilate(solid, np.ones((3, 3), np.uint8)) & edge
+    return np.where(cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(bool), 0.0, dark).astype(dark.dtype)
+
+
 def line_profiles(dark: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
     """Column and row profiles: the median over ``SEGMENTS`` slices of [lo, hi) of the mean darkness."""
     def along(d: np.ndarray) -> np.ndarray:
@@ -565,10 +596,10 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
     h = square_homography(quad, side, margin)
     warped = warp_square(levels, quad, side, margin)
-    dark = darkness(warped, side // 24)
     lo, hi = int(margin), int(side - margin)
-    col, row = (ridges(p) for p in line_profiles(dark, lo, hi))
     reach = 0.5 * margin + 2
+    dark = without_surround(darkness(warped, side // 24), warped, (int(lo + reach), int(hi - reach)))
+    col, row = (ridges(p) for p in line_profiles(dark, lo, hi))
     options = (border_options(col, margin, reach), border_options(col, side - 1 - margin, reach),
                border_options(row, margin, reach), border_options(row, side - 1 - margin, reach))
     n, _, contrast, span, firm = count_cells(dark, lo, hi, options)
