@@ -239,6 +239,10 @@ SURROUND_DARK, SURROUND_GREY = 0.3, 0.35
 and than SURROUND_GREY of the probe's paper grey."""
 SURROUND_EDGE_PX = 3
 """How far a surround is grown over darkness above SURROUND_DARK (its blurred edge)."""
+SURROUND_LINE_STEP = 12
+"""Grey levels a line along a surround must be darker than the surround's median to stay."""
+SURROUND_LINE_RUN = 0.25
+"""...and run at least this share of the probe's side."""
 SURROUND_PX = 12
 """Dark regions at least this thick (probe pixels, both ways) are a surround, not lines."""
 
@@ -262,7 +266,15 @@ def without_surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int])
     edge = (dark > SURROUND_DARK).astype(np.uint8)
     for _ in range(SURROUND_EDGE_PX):
         solid = cv2.dilate(solid, np.ones((3, 3), np.uint8)) & edge
-    return np.where(cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(bool), 0.0, dark).astype(dark.dtype)
+    removed = cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(bool)
+    # A line printed along the surround and darker than it (a black border under a dark app bar)
+    # is the border, not the surround's edge: it stays.
+    darker = (removed & (gray < float(np.median(gray[solid.astype(bool)])) - SURROUND_LINE_STEP)).astype(np.uint8)
+    run = max(5, int(SURROUND_LINE_RUN * len(dark)))
+    lines = (cv2.morphologyEx(cv2.dilate(darker, np.ones((3, 1), np.uint8)), cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
+             | cv2.morphologyEx(cv2.dilate(darker, np.ones((1, 3), np.uint8)), cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)))
+    removed &= ~(darker & lines).astype(bool)  # long darker lines stay; darker patches and specks go
+    return np.where(removed, 0.0, dark).astype(dark.dtype)
 
 
 def line_profiles(dark: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
