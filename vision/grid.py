@@ -8,8 +8,9 @@ The algorithm, one function per step:
    simplified to four corners).
 3. :func:`probe` warps each candidate square at ``PROBE_SIDE`` px with a margin and reads its
    *line profiles*: for each column (row) the median, over ``SEGMENTS`` slices along it, of the
-   ink darkness. A grid line runs through every slice, so it survives the median; clues, digits
-   and pencil marks cover a few slices and vanish. The outer border is located in the profiles and
+   ink darkness (:func:`darkness_without_surround`: a dark page around a white panel is taken for
+   paper near the border). A grid line runs through every slice, so it survives the median;
+   clues, digits and pencil marks cover a few slices and vanish. The outer border is located in the profiles and
    re-fitted side by side (a quadratic per side, so a curled page still gets its true corners), and
    N is the largest count whose N-1 evenly spaced inner lines all stand out from the cell middles
    (:func:`count_cells`) — a 9×9 grid also has lines at every third, but 18 would need lines in
@@ -247,34 +248,47 @@ SURROUND_PX = 12
 """Dark regions at least this thick (probe pixels, both ways) are a surround, not lines."""
 
 
-def without_surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int]) -> np.ndarray:
-    """``dark`` with broad dark regions set to zero (and a pixel around them) in the band where the
-    border is looked for, outside the square ``inner`` = ``(lo, hi)``: the dark table or screen
-    around a white panel is darker than the panel's paper beside it, so :func:`darkness` makes the
-    band along the panel's edge a ridge stronger than the thin border line a few pixels inside,
-    and the border was put into it. Lines, even heavy ones, are thinner than SURROUND_PX; a shadow
-    across the grid is left alone inside (its lines count for the comb)."""
+def darkness_without_surround(gray: np.ndarray, line_px: int, inner: tuple[int, int]) -> np.ndarray:
+    """:func:`darkness` of ``gray`` with the broad dark surround (see :func:`surround`) taken for
+    paper: the dark table or screen around a white panel is darker than the panel's paper beside
+    it, so the band along the panel's edge was a ridge stronger than the thin border line a few
+    pixels inside, the border was put into it, and the surround darkened the paper estimate so
+    that line looked faint. The surround is zero darkness here, and for the paper estimate it is
+    filled with the paper beside it (the brightest grey that stays within a line width; farther
+    out the page's paper grey), so a shadowed panel's edge does not look like ink either."""
+    dark = darkness(gray, line_px)
+    removed = surround(dark, gray, inner)
+    if not removed.any():
+        return dark
+    k = np.ones((2 * line_px + 1, 2 * line_px + 1), np.uint8)
+    beside = cv2.dilate(np.where(removed, 0, gray).astype(np.uint8), k)
+    page = np.uint8(np.percentile(gray, 90))
+    filled = np.where(removed, np.where(beside > 0, beside, page), gray).astype(np.uint8)
+    return np.where(removed, 0.0, darkness(filled, line_px)).astype(dark.dtype)
+
+
+def surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int]) -> np.ndarray:
+    """The mask of broad dark regions in the band where the border is looked for, outside the
+    square ``inner`` = ``(lo, hi)``: darker than SURROUND_DARK and SURROUND_GREY of the paper grey,
+    at least SURROUND_PX thick both ways (lines, even heavy ones, are thinner), grown over their
+    blurred edge. A shadow across the grid is left alone inside (its lines count for the comb),
+    and a long line along the surround that is darker than it (a black border under a dark app
+    bar) is the border, not the surround's edge."""
     deep = (dark > SURROUND_DARK) & (gray < SURROUND_GREY * float(np.percentile(gray, 90)))
     lo, hi = inner
     deep[lo:hi, lo:hi] = False
-    if not deep.any():
-        return dark
     solid = cv2.morphologyEx(deep.astype(np.uint8), cv2.MORPH_OPEN, np.ones((SURROUND_PX, SURROUND_PX), np.uint8))
     if not solid.any():
-        return dark
-    # Grown over its soft edge (still dark, not as deep) so no thin remnant along it looks like a line.
+        return solid.astype(bool)
     edge = (dark > SURROUND_DARK).astype(np.uint8)
     for _ in range(SURROUND_EDGE_PX):
         solid = cv2.dilate(solid, np.ones((3, 3), np.uint8)) & edge
     removed = cv2.dilate(solid, np.ones((3, 3), np.uint8)).astype(bool)
-    # A line printed along the surround and darker than it (a black border under a dark app bar)
-    # is the border, not the surround's edge: it stays.
     darker = (removed & (gray < float(np.median(gray[solid.astype(bool)])) - SURROUND_LINE_STEP)).astype(np.uint8)
     run = max(5, int(SURROUND_LINE_RUN * len(dark)))
     lines = (cv2.morphologyEx(cv2.dilate(darker, np.ones((3, 1), np.uint8)), cv2.MORPH_OPEN, np.ones((1, run), np.uint8))
              | cv2.morphologyEx(cv2.dilate(darker, np.ones((1, 3), np.uint8)), cv2.MORPH_OPEN, np.ones((run, 1), np.uint8)))
-    removed &= ~(darker & lines).astype(bool)  # long darker lines stay; darker patches and specks go
-    return np.where(removed, 0.0, dark).astype(dark.dtype)
+    return removed & ~(darker & lines).astype(bool)
 
 
 def line_profiles(dark: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
@@ -610,7 +624,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     warped = warp_square(levels, quad, side, margin)
     lo, hi = int(margin), int(side - margin)
     reach = 0.5 * margin + 2
-    dark = without_surround(darkness(warped, side // 24), warped, (int(lo + reach), int(hi - reach)))
+    dark = darkness_without_surround(warped, side // 24, (int(lo + reach), int(hi - reach)))
     col, row = (ridges(p) for p in line_profiles(dark, lo, hi))
     options = (border_options(col, margin, reach), border_options(col, side - 1 - margin, reach),
                border_options(row, margin, reach), border_options(row, side - 1 - margin, reach))
