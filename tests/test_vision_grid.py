@@ -154,30 +154,23 @@ def test_the_same_unchanged_photo_is_found_once():
         find_grid(image)
 
 
-def test_a_white_panel_on_a_dark_page_does_not_pull_the_border_outwards():
+DARK_PAGE_CASES = [
     # A web page in dark colours: the grid's thin border lies two pixels inside the edge of a white
     # panel. The dark page beside the panel looked like a broad line and the border was put in it,
     # a third of a cell outside the grid (photo 164 of the held-out corpus, seed 700).
-    from ui.corpus import make_item, plan
-
-    spec = plan(300, 700)[164]
-    assert (spec.style, spec.level) == ("web", "clean")
-    image, truth = make_item(spec)
-    found = find_grid(image)
-    n = truth["truth"]["size"]
-    corners = np.asarray(truth["corners"], float)
-    cell = np.linalg.norm(corners[1] - corners[0]) / n
-    assert found.size == n
-    assert np.linalg.norm(found.corners - corners, axis=1).max() < 0.05 * cell
-
-
-def test_a_deep_shadow_across_the_grid_is_not_taken_for_the_dark_page():
+    (164, "web", "clean"),
     # The same web page photographed hard: a shadow darkens a third of the grid; it is paper in
     # shadow, not the page around the panel, and its lines stay (photo 197, seed 700).
+    (197, "web", "hard"),
+]
+
+
+@pytest.mark.parametrize("index,style,level", DARK_PAGE_CASES)
+def test_a_dark_page_around_the_panel_is_not_taken_for_the_border(index, style, level):
     from ui.corpus import make_item, plan
 
-    spec = plan(300, 700)[197]
-    assert (spec.style, spec.level) == ("web", "hard")
+    spec = plan(300, 700)[index]
+    assert (spec.style, spec.level) == (style, level)
     image, truth = make_item(spec)
     found = find_grid(image)
     n = truth["truth"]["size"]
