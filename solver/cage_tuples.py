@@ -15,8 +15,17 @@ TUPLE_LIMIT = 6000
 """Default cap of :func:`allowed_tuples`; the encoder passes a smaller one per cage size."""
 
 
+SEARCH_FACTOR = 50
+"""The tuple search gives up (:class:`TooManyTuples`) after visiting this many partial tuples per
+tuple allowed, plus SEARCH_FLOOR: a large cage with few valid tuples hidden among many dead ends
+(19 cells summing to 57 on a 9×9, a cage partition misread from a hard photo) would otherwise take
+minutes to list; its cage is then encoded arithmetically."""
+SEARCH_FLOOR = 20000
+
+
 class TooManyTuples(Exception):
-    """Raised by :func:`allowed_tuples` when a cage has more than ``limit`` tuples."""
+    """Raised by :func:`allowed_tuples` when a cage has more than ``limit`` tuples, or when listing
+    them would take too long (see SEARCH_FACTOR)."""
 
 
 def satisfies(op: str, target: int, values: tuple[int, ...], long_minus_divide: bool = True) -> bool:
@@ -49,7 +58,8 @@ def conflict_pattern(cells: tuple[Cell, ...]) -> tuple[tuple[int, int], ...]:
 def allowed_tuples(cage: Cage, n: int, long_minus_divide: bool, limit: int = TUPLE_LIMIT) -> tuple[tuple[int, ...], ...]:
     """Every digit tuple for the cage's cells that makes its clue with no repeat in a row or column.
 
-    Raises :class:`TooManyTuples` past ``limit``. Returns an empty tuple for an impossible clue.
+    Raises :class:`TooManyTuples` past ``limit`` tuples (or SEARCH_FACTOR · ``limit`` + SEARCH_FLOOR
+    steps of the search). Returns an empty tuple for an impossible clue.
     """
     return _tuples(cage.op, cage.target, n, len(cage.cells), conflict_pattern(cage.cells), long_minus_divide, limit)
 
@@ -76,8 +86,12 @@ def _tuples(op: str, target: int, n: int, k: int, pattern: tuple[tuple[int, int]
     # Bounds that prune the search: the running sum / product may not pass these.
     max_sum = target if op == "+" else (2 * n - target if op == "-" else None)
     max_prod = target if op == "*" else (n * n // max(target, 1) if op == "/" else None)
+    steps = [SEARCH_FACTOR * limit + SEARCH_FLOOR]
 
     def extend(pos: int, total: int, product: int) -> None:
+        steps[0] -= 1
+        if steps[0] < 0:
+            raise TooManyTuples("the tuple search took too long")
         if pos == k:
             if satisfies(op, target, tuple(values), lmd):
                 out.append(tuple(values))

@@ -43,3 +43,14 @@ def test_huge_tables_raise_too_many_tuples():
     cage = Cage(((0, 0), (0, 1), (0, 2), (1, 0), (1, 1), (1, 2)), "+", 51)
     with pytest.raises(TooManyTuples):
         allowed_tuples(cage, 16, False, limit=1000)
+
+
+def test_a_search_among_many_dead_ends_gives_up_and_the_cage_is_encoded_arithmetically():
+    # A cage partition misread from a hard photo: 19 cells summing to 57 on a 9×9. Its valid tuples
+    # hide among so many dead ends that listing them took minutes (the reader hung on that photo).
+    from solver.encoding import encode_cage
+    cells = ((3, 3), (3, 4), (3, 5), (4, 3), (4, 4), (4, 5), (4, 6), (4, 7), (4, 8), (5, 3), (5, 4), (5, 5),
+             (5, 6), (5, 7), (5, 8), (6, 4), (6, 6), (6, 7), (6, 8))
+    with pytest.raises(TooManyTuples):
+        allowed_tuples(Cage(cells, "+", 57), 9, False, limit=1000)
+    assert encode_cage(Cage(cells, "+", 57), 9, False, 9 ** 3).tuples is None
