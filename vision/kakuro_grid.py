@@ -9,9 +9,10 @@ and rows and columns are counted separately (the grid is R×C).
 The algorithm, one function per step:
 
 1. Candidates are the KenKen finder's (:func:`vision.grid.candidate_quads`): large quadrilaterals
-   of ink, bright panels and long strokes in a working copy. When none of them passes step 3, the
-   outline the whole KenKen finder settles on (:func:`vision.grid.find_grid`, which fits each side
-   to the border's line, so it finds outlines a shadow or a light border breaks) is probed too.
+   of ink, bright panels and long strokes in a working copy; and the outline the whole KenKen
+   finder settles on (:func:`vision.grid.find_grid`, which fits each side to the border's line, so
+   it finds outlines a shadow or a light border breaks; probed always, not only when no candidate
+   passes: under a shadow a part of the grid can pass for a smaller Kakuro).
 2. :func:`probe` warps each candidate square and takes *boundary profiles*: for each column (row),
    the edge strength across it over horizontal (vertical) bands. :func:`lattice` finds the cell
    size from the profile's autocorrelation (a comb with missing teeth still repeats), the outer
@@ -356,9 +357,8 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     """The Kakuro grid in an RGB image; raises NoPuzzleFound when no candidate looks like one."""
     gray, scale = work_copy(image)
     levels = pyramid(gray)
-    probes = [p for quad in candidate_quads(gray) if (p := probe(levels, quad)) is not None]
-    if not probes:
-        probes = [p for quad in _fitted_outline(image, scale) if (p := probe(levels, quad)) is not None]
+    quads = candidate_quads(gray) + _fitted_outline(image, scale)
+    probes = [p for quad in quads if (p := probe(levels, quad)) is not None]
     if not probes:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
     best = max(probes, key=lambda p: p.score)
