@@ -13,10 +13,11 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
 2. RC2 returns the cheapest choice that has *a* solution. Its stratified form is used: it settles
    the heavy soft clauses (unlikely alternatives) first, and with a reader's many alternatives of
    very different costs it found choices the plain form gave up on (true-corner readings of 81
-   generated hand-held photos: 95th-percentile time 1.07 s → 0.51 s, one more board right). The engine (:func:`solver.solve`) then
-   proves it unique or finds a second solution; in that case the choice is blocked (a hard clause)
-   and RC2 is asked again, for up to ``rounds`` choices or ``budget_s`` seconds (a timer interrupts
-   RC2 itself, which can take long to prove that no cheap choice exists).
+   generated hand-held photos: 95th-percentile time 1.07 s → 0.51 s, one more board right).
+   The engine (:func:`solver.solve`) then proves it unique or finds a second solution; in that case
+   the choice is blocked (a hard clause) and RC2 is asked again, for up to ``rounds`` choices or
+   ``budget_s`` seconds (a timer interrupts RC2 itself, which can take long to prove that no cheap
+   choice exists).
 
 Contract: the result's ``picks`` index into each cage's alternatives; ``status`` is ``'unique'``
 (found), ``'multiple'`` (every choice tried had several solutions) or ``'none'`` (no choice within

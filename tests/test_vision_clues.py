@@ -120,3 +120,23 @@ def test_a_digit_printed_against_a_faint_edged_wall_keeps_its_left_stroke():
     # The wall's edge below and above the digit stays wall.
     assert (labels[bottom + 4:, MARGIN:left] == 0).all() and (labels[:top - 2, MARGIN:left] == 0).all()
 
+
+
+def test_a_light_grey_label_beside_a_dark_pen_digit_is_found():
+    # App screenshots photographed hand-held: a light grey "21+" in a cell whose pen digit reaches
+    # up into the label's corner. The ink threshold followed the pen's darkness, the label fell
+    # apart into specks, the cage seemed to have no clue and its walls were settled away.
+    import cv2
+    from vision.clues import CELL, MARGIN, PATCH, _ink_and_lines, _label
+
+    dark = np.zeros((PATCH, PATCH), np.float32)
+    label = np.zeros((PATCH, PATCH), np.uint8)
+    cv2.putText(label, "21+", (MARGIN + 4, MARGIN + 14), cv2.FONT_HERSHEY_SIMPLEX, 0.4, 255, 1, cv2.LINE_AA)
+    dark = np.maximum(dark, 0.3 * label / 255.0)                     # light grey, soft edges
+    pen = np.zeros((PATCH, PATCH), np.uint8)
+    cv2.putText(pen, "7", (MARGIN + 22, MARGIN + CELL - 8), cv2.FONT_HERSHEY_SIMPLEX, 1.3, 255, 3)
+    assert pen[: MARGIN + CELL // 2].any(), "the pen digit reaches into the label's corner"
+    dark = np.maximum(dark, 0.9 * pen / 255.0).astype(np.float32)
+    found = _label(dark, _ink_and_lines(dark))
+    assert found is not None
+    assert len(found.glyphs) >= 2 and found.top < MARGIN + 0.2 * CELL
