@@ -240,13 +240,8 @@ def _ink_and_lines(dark: np.ndarray, inset: int = 0) -> tuple[np.ndarray, np.nda
     if label_high < high:  # a fainter label beside a big written digit: its own threshold, the digit's unchanged
         top = slice(None, MARGIN + CELL // 2)
         inked[top] |= (dark[top] > label_high) & ~entry[top]
-    weak = inked.astype(np.uint8)
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(weak, connectivity=8)
-    strong = np.zeros(count, bool)
-    strong[np.unique(labels[inked])] = True
-    strong[0] = False
-    lines, vertical = _line_mask(strong[labels])
-    mask = strong[labels] & ~lines
+    lines, vertical = _line_mask(inked)
+    mask = inked & ~lines
     mask |= _glyph_edge(dark, vertical, mask, high)
     if inset:
         inside = np.zeros_like(mask)
