@@ -456,23 +456,21 @@ def reading_json(label: str, reading) -> dict:
 
 def cmd_read(args) -> int:
     """Read puzzles from photos or screenshots."""
-    from vision import read
     from vision.errors import VisionError
-    from vision.image_io import load_image
+    from vision.kakuro import KakuroReading
+    from vision.read_any import read_any
     code = OK
     for source in args.images:
         try:
-            pixels = load_image(source)
-            kakuro = _read_kakuro_photo(pixels, debug=bool(args.debug))
-            reading = read(pixels, debug=bool(args.debug)) if kakuro is None else None
+            reading = read_any(source, debug=bool(args.debug))
         except VisionError as err:
             code = max(code, _bad(args, source, str(err)))
             continue
-        if kakuro is not None:
+        if isinstance(reading, KakuroReading):
             if args.debug:
-                _write_debug(Path(args.debug), source, kakuro)
-            _emit(args, kakuro_reading_json(source, kakuro), _kakuro_read_report(source, kakuro))
-            code = max(code, OK if kakuro.confident else NOT_UNIQUE)
+                _write_debug(Path(args.debug), source, reading)
+            _emit(args, kakuro_reading_json(source, reading), _kakuro_read_report(source, reading))
+            code = max(code, OK if reading.confident else NOT_UNIQUE)
             continue
         if args.debug:
             _write_debug(Path(args.debug), source, reading)
@@ -483,17 +481,17 @@ def cmd_read(args) -> int:
 
 def _solve_image(args, source: str, number: int | None) -> int:
     """Read and solve one photo; with --overlay, draw the solution into the photo's cells."""
-    from vision import read
     from vision.errors import VisionError
     from vision.image_io import load_image
+    from vision.kakuro import KakuroReading
+    from vision.read_any import read_any
     try:
         pixels = load_image(source)
-        kakuro = _read_kakuro_photo(pixels)
-        reading = read(pixels) if kakuro is None else None
+        reading = read_any(pixels)
     except VisionError as err:
         return _bad(args, source, str(err))
-    if kakuro is not None:
-        return _solve_kakuro_photo(args, source, number, pixels, kakuro)
+    if isinstance(reading, KakuroReading):
+        return _solve_kakuro_photo(args, source, number, pixels, reading)
     obj = reading_json(source, reading)
     obj["solution"] = _grid_json(reading.solution)
     if args.overlay and reading.solution is not None:
@@ -505,16 +503,6 @@ def _solve_image(args, source: str, number: int | None) -> int:
     _emit(args, obj, text_view.read_report(source, reading) + "\n" + (
         text_view.grid_text(reading.puzzle, reading.solution) if reading.solution else ""))
     return OK if reading.confident else NOT_UNIQUE
-
-
-def _read_kakuro_photo(pixels, debug: bool = False):
-    """The Kakuro reading of a photo, or None when it holds no Kakuro (then it is read as a KenKen)."""
-    from vision.errors import NoPuzzleFound
-    from vision.kakuro import read_kakuro
-    try:
-        return read_kakuro(pixels, debug=debug)
-    except NoPuzzleFound:
-        return None
 
 
 def kakuro_reading_json(label: str, reading) -> dict:

@@ -266,20 +266,13 @@ def _kind(error: str) -> str:
 
 
 def default_recognizer() -> tuple[Recognizer, str]:
-    """What ``kensnap read`` does: ``vision.kakuro.read_kakuro`` when it finds a Kakuro grid, else
-    ``vision.read`` (a KenKen); a recognizer that reads nothing when vision is not built."""
+    """What ``kensnap read`` does (:func:`vision.read_any.read_any`: a Kakuro when it finds a Kakuro
+    grid, else a KenKen); a recognizer that reads nothing when vision is not built."""
     try:
-        from vision import read  # type: ignore[attr-defined]
-        from vision.image_io import load_image
-
-        from .cli import _read_kakuro_photo
+        from vision.read_any import read_any
     except ImportError:
         def nothing(path: Path) -> None:
             return None
         return nothing, "empty (vision is not built yet: every image scores as nothing read)"
 
-    def read_either(path: Path):
-        pixels = load_image(path)
-        kakuro = _read_kakuro_photo(pixels)
-        return read(pixels) if kakuro is None else kakuro
-    return read_either, "vision.kakuro.read_kakuro, else vision.read"
+    return read_any, "vision.read_any (vision.kakuro.read_kakuro, else vision.read)"

@@ -35,6 +35,7 @@ from .kakuro_cells import (CLUE_DIAGONAL, cell_patches, cell_tones, classify, cl
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
 from .kakuro_light import flatten
 from .kakuro_reconcile import ReadingSolver
+from .model import GridFind
 from .read import timed_stage
 
 SURE = 0.9
@@ -110,16 +111,20 @@ class KakuroReading:
         return round(min(probs, default=0.0), 3)
 
 
-def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> KakuroReading:
-    """Read the Kakuro in ``image`` (a path, raw bytes, or an RGB array).
+def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False,
+                kenken: tuple[GridFind, ...] | None = None, seconds: dict[str, float] | None = None) -> KakuroReading:
+    """Read the Kakuro in ``image`` (a path, raw bytes, or an RGB array); ``kenken`` is what the
+    KenKen grid finder found in it, when the caller already asked (see
+    :func:`vision.kakuro_grid.find_kakuro_grid`), ``seconds`` the times of what the caller did
+    before (counted in the reading's).
 
     Raises ImageError for a file that is not a usable image and NoPuzzleFound when no Kakuro grid
     is found."""
-    seconds: dict[str, float] = {}
+    seconds = dict(seconds or {})
     with timed_stage(seconds, "load"):
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
     with timed_stage(seconds, "grid"):
-        grid = find_kakuro_grid(pixels)
+        grid = find_kakuro_grid(pixels, kenken)
     return read_kakuro_in(grid, debug=debug, seconds=seconds)
 
 

@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
+from .model import GridFind
 from .grid import (candidate_quads, find_grid, locate_border, order_corners, pyramid, square_homography, warp_square,
                    work_copy)
 
@@ -353,11 +354,14 @@ def snap(profile: np.ndarray, n: int, length: int) -> tuple[float, ...]:
     return tuple(float(np.clip(x, 0, length - 1)) for x in out)
 
 
-def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
-    """The Kakuro grid in an RGB image; raises NoPuzzleFound when no candidate looks like one."""
+def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = None) -> KakuroGridFind:
+    """The Kakuro grid in an RGB image; raises NoPuzzleFound when no candidate looks like one.
+    ``kenken``: what the KenKen finder (:func:`vision.grid.find_grid`) found in this image when the
+    caller already asked it (an empty tuple: nothing) — its outline is one more candidate; None:
+    it is asked here."""
     gray, scale = work_copy(image)
     levels = pyramid(gray)
-    quads = candidate_quads(gray) + _fitted_outline(image, scale)
+    quads = candidate_quads(gray) + _fitted_outline(image, scale, kenken)
     probes = [p for quad in quads if (p := probe(levels, quad)) is not None]
     if not probes:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
@@ -372,15 +376,16 @@ def find_kakuro_grid(image: np.ndarray) -> KakuroGridFind:
     return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
 
 
-def _fitted_outline(image: np.ndarray, scale: float) -> list[np.ndarray]:
-    """The outline the KenKen finder fits (:func:`vision.grid.find_grid`; its sides are fitted to the
-    border line, whatever N it counts inside), in working-copy coordinates (``scale`` of the
-    original): one quad, or none when it finds no grid."""
-    try:
-        found = find_grid(image)
-    except NoPuzzleFound:
-        return []
-    return [(np.asarray(found.corners, np.float64) + 0.5) * scale - 0.5]
+def _fitted_outline(image: np.ndarray, scale: float, kenken: tuple[GridFind, ...] | None = None) -> list[np.ndarray]:
+    """The outline the KenKen finder fits (:func:`vision.grid.find_grid`, or what it found before,
+    ``kenken``; its sides are fitted to the border line, whatever N it counts inside), in
+    working-copy coordinates (``scale`` of the original): one quad, or none when it finds no grid."""
+    if kenken is None:
+        try:
+            kenken = (find_grid(image),)
+        except NoPuzzleFound:
+            kenken = ()
+    return [(np.asarray(found.corners, np.float64) + 0.5) * scale - 0.5 for found in kenken]
 
 
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> KakuroGridFind:

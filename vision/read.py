@@ -65,18 +65,22 @@ class Reading:
         return round(1000 * sum(self.seconds.values()), 1)
 
 
-def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool = False) -> Reading:
-    """Read the puzzle in ``image`` (a path, raw bytes, or an RGB array).
+def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool = False,
+         grid: GridFind | None = None, seconds: dict[str, float] | None = None) -> Reading:
+    """Read the puzzle in ``image`` (a path, raw bytes, or an RGB array); ``grid`` is what
+    :func:`vision.grid.find_grid` found in it, when the caller already asked (it is not asked
+    again), and ``seconds`` the times of what the caller did before (counted in the reading's).
 
     Raises ImageError for a file that is not a usable image, NoPuzzleFound when no grid is found,
     TesseractMissing when OCR is needed and not installed.
     """
-    seconds: dict[str, float] = {}
+    seconds = dict(seconds or {})
     clock = lambda stage: timed_stage(seconds, stage)
     with clock("load"):
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
-    with clock("grid"):
-        grid = find_grid(pixels)
+    if grid is None:
+        with clock("grid"):
+            grid = find_grid(pixels)
     with clock("cages"):
         walls = cage_stage.find_walls(grid)
         presence = clue_stage.clue_presence(grid)

@@ -1,0 +1,47 @@
+"""Which puzzle a photo holds, and its reading: a Kakuro when a Kakuro grid is found, else a KenKen.
+
+Both looks need the KenKen grid finder (:func:`vision.grid.find_grid`): its fitted outline is one of
+the Kakuro finder's candidates, and it is the KenKen reader's first stage. Here it runs once for
+both (it is a third to a half of a KenKen photo's reading time).
+
+Example::
+
+    reading = read_any("photo.jpg")          # vision.read.Reading or vision.kakuro.KakuroReading
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from .errors import NoPuzzleFound
+from .grid import find_grid
+from .image_io import load_image
+from .kakuro import KakuroReading, read_kakuro
+from .read import Reading, read, timed_stage
+
+
+def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> Reading | KakuroReading:
+    """The Kakuro reading of ``image`` when it holds a Kakuro grid, else its KenKen reading.
+
+    Raises ImageError for a file that is not a usable image and NoPuzzleFound (the KenKen
+    finder's message) when neither finds a puzzle; the KenKen reader's other errors as
+    :func:`vision.read.read`."""
+    seconds: dict[str, float] = {}
+    with timed_stage(seconds, "load"):
+        pixels = image if isinstance(image, np.ndarray) else load_image(image)
+    missing: NoPuzzleFound | None = None
+    with timed_stage(seconds, "grid"):
+        try:
+            grid = find_grid(pixels)
+        except NoPuzzleFound as err:
+            grid, missing = None, err
+    with timed_stage(seconds, "kakuro look"):
+        try:
+            return read_kakuro(pixels, debug=debug, kenken=(grid,) if grid is not None else (),
+                               seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
+        except NoPuzzleFound:
+            pass
+    if missing is not None:
+        raise missing
+    return read(pixels, debug=debug, grid=grid, seconds=seconds)
