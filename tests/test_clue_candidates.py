@@ -78,3 +78,17 @@ def test_widened_keeps_clues_the_cage_can_carry_when_the_best_reading_is_one_it_
     assert alts[:2] == list(reading.alternatives) and extra
     assert extra[0][:2] == ("+", 9) and all(t in possible_targets(op, 6, 2) for op, t, _ in extra)
     assert all(0 < p < 0.01 for _, _, p in extra)  # still far less likely than what was read
+
+
+def test_widened_measures_candidates_against_the_reading_the_frames_favour():
+    # A clean screenshot's "1" (no operators printed): tesseract's "4" came first, the frames spell
+    # "1" with a faint mark after it. Candidates such as "18" are less likely than the "1" the
+    # frames favour, not as likely as the "4" (then each would be as good a choice as what was read).
+    frames = _frames("__11__8___", 0.9)
+    frames[6] = 0.5 * frames[6] + 0.5 * _frames("_", 0.9)[0]
+    reading = ClueReading((0, 3), (("?", 4, 0.51), ("?", 1, 0.40)), frames)
+    alts = widened(reading, ((0, 3), (1, 3)), 6, operators_shown=False)
+    assert alts[:2] == list(reading.alternatives)
+    extra = alts[2:]
+    assert ("?", 18) in {a[:2] for a in extra}
+    assert all(p < 0.40 for _, _, p in extra)

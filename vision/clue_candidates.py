@@ -64,18 +64,25 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
     if not candidates:
         return alts
     texts = [_text(op, t) for op, t in candidates]
-    carried = next((a for a in alts if a[:2] in carriable), None)
-    scored = text_scores(reading.frames, texts + [_text(*a[:2]) for a in alts[:1] + ([carried] if carried else [])])
-    scores = scored[:len(texts)]
+    carried = next((k for k, a in enumerate(alts) if a[:2] in carriable), None)
+    scored = text_scores(reading.frames, texts + [_text(*a[:2]) for a in alts])
+    scores, own = scored[:len(texts)], scored[len(texts):]
     if alts:
-        base, best_p = float(scored[len(texts)]), alts[0][2]
+        base = float(own[0])
+        # A candidate is as likely as the reading the frames favour most, times how much less the
+        # frames favour it: the reader's best can owe its place to tesseract (a "4" over the
+        # frames' "1"), and candidates measured against it ("18", "10" there) would be as likely
+        # as it, each as good a choice for the solver as what was read.
+        ref = int(np.argmax(own))
+        ref_score, ref_p = float(own[ref]), alts[ref][2]
     else:
-        base, best_p = float(scores.max()), UNREAD_SHARE
+        base = ref_score = float(scores.max())
+        ref_p = UNREAD_SHARE
     # Kept: within MIN_RATIO of the reader's best, or of the likeliest clue this cage can carry
     # (the reader's best that it can carry, or the best candidate) when that is less likely.
-    likeliest = max(float(scores.max()), float(scored[-1]) if carried else -np.inf)
+    likeliest = max(float(scores.max()), float(own[carried]) if carried is not None else -np.inf)
     cut = min(base, likeliest) + np.log(MIN_RATIO)
     order = np.argsort(-scores)[:EXTRA]
-    extra = [(candidates[i][0], candidates[i][1], float(f"{best_p * np.exp(min(0.0, scores[i] - base)):.4g}"))
+    extra = [(candidates[i][0], candidates[i][1], float(f"{ref_p * np.exp(min(0.0, scores[i] - ref_score)):.4g}"))
              for i in order if scores[i] >= cut]
     return sorted(alts + extra, key=lambda a: -a[2])
