@@ -27,7 +27,6 @@ grid of 3..16 cells.
 """
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass
 
 import cv2
@@ -745,49 +744,13 @@ def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
 # The stage
 # ---------------------------------------------------------------------------------------------
 
-_LAST: list[tuple[weakref.ref, tuple, GridFind | str]] = []
-"""The last image :func:`find_grid` looked at (a weak reference and a fingerprint) and what it
-found (or the NoPuzzleFound message)."""
-
-
 def find_grid(image: np.ndarray) -> GridFind:
     """Find the KenKen grid in an RGB (or grey) image: corners, N, rectified square, snapped lines.
 
     Raises :class:`NoPuzzleFound` (with a message for people) when no candidate outline shows a
-    grid of 3..16 cells with visible lines. Asked again about the same, unchanged image array (the
-    Kakuro finder probes the KenKen outline of the photo the KenKen reader reads next), it answers
-    from memory.
+    grid of 3..16 cells with visible lines. (The Kakuro finder probes this outline too; a caller
+    that looks for both asks once, :func:`vision.read_any.read_any`.)
     """
-    key = _fingerprint(image)
-    if _LAST and _LAST[0][0]() is image and _LAST[0][1] == key:
-        found = _LAST[0][2]
-        if isinstance(found, str):
-            raise NoPuzzleFound(found)
-        return found
-    try:
-        found = _find_grid(image)
-    except NoPuzzleFound as err:
-        _remember(image, key, str(err))
-        raise
-    _remember(image, key, found)
-    return found
-
-
-def _fingerprint(image: np.ndarray | None) -> tuple:
-    if image is None:
-        return ()
-    step_y, step_x = max(1, image.shape[0] // 48), max(1, image.shape[1] // 48)
-    return image.shape, image.dtype.str, hash(np.ascontiguousarray(image[::step_y, ::step_x]).tobytes())
-
-
-def _remember(image: np.ndarray, key: tuple, found: GridFind | str) -> None:
-    try:
-        _LAST[:] = [(weakref.ref(image), key, found)]
-    except TypeError:  # not weakly referenceable: nothing remembered
-        _LAST.clear()
-
-
-def _find_grid(image: np.ndarray) -> GridFind:
     if image is None or image.size == 0 or min(image.shape[:2]) < 32:
         raise NoPuzzleFound("The image is empty or too small to hold a puzzle.")
     gray, scale = work_copy(image, MIN_WORK_SIDE)
