@@ -133,21 +133,27 @@ def clear_cache() -> None:
 
 
 @lru_cache(maxsize=512)
-def possible_targets(op: str, n: int, k: int, long_minus_divide: bool = True) -> tuple[int, ...]:
+def possible_targets(op: str, n: int, k: int, long_minus_divide: bool = True,
+                     at_most: int | None = None) -> tuple[int, ...]:
     """Every target the operator ``op`` can reach on a cage of ``k`` cells with digits 1..n, ignoring
-    rows and columns (a superset of the clues a cage of this size can carry), ascending. ``'?'``
-    is the union over the operators; ``'='`` a single cell's digit."""
+    rows and columns (a superset of the clues a cage of this size can carry), ascending; with
+    ``at_most``, only those up to it. ``'?'`` is the union over the operators; ``'='`` a single
+    cell's digit. The products of a big cage are many (a 30-cell cage of a 9×9: tens of thousands,
+    seconds to list): a reader that only wants short numbers passes ``at_most``."""
+    if at_most is not None and op not in "*?":
+        return tuple(t for t in possible_targets(op, n, k, long_minus_divide) if t <= at_most)
     if op in "=" or k == 1:
-        return tuple(range(1, n + 1)) if op in "=?+*" else ()
+        return tuple(t for t in range(1, n + 1) if at_most is None or t <= at_most) if op in "=?+*" else ()
     if op == "?":
         ops = "+*-/" if (k == 2 or long_minus_divide) else "+*"
-        return tuple(sorted(set().union(*(possible_targets(o, n, k, long_minus_divide) for o in ops))))
+        return tuple(sorted(set().union(*(possible_targets(o, n, k, long_minus_divide, at_most) for o in ops))))
     if op == "+":
         return tuple(range(k, k * n + 1))
     if op == "*":
+        cap = at_most if at_most is not None else float("inf")
         products = {1}
         for _ in range(k):
-            products = {p * d for p in products for d in range(1, n + 1)}
+            products = {p * d for p in products for d in range(1, n + 1) if p * d <= cap}
         return tuple(sorted(products))
     if op in "-/" and k > 2 and not long_minus_divide:
         return ()

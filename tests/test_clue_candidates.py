@@ -92,3 +92,21 @@ def test_widened_measures_candidates_against_the_reading_the_frames_favour():
     extra = alts[2:]
     assert ("?", 18) in {a[:2] for a in extra}
     assert all(p < 0.40 for _, _, p in extra)
+
+
+def test_targets_up_to_a_bound_are_the_bounded_full_list_and_quick_for_big_cages():
+    import time
+    for op in "+*-/?=":
+        full = possible_targets(op, 6, 3, True)
+        assert possible_targets(op, 6, 3, True, at_most=50) == tuple(t for t in full if t <= 50), op
+    # A 30-cell cage (a partition misread from a Kakuro photo): its products up to 9999 come at once
+    # (all of them took tens of seconds, and the reader asked for them).
+    start = time.perf_counter()
+    bounded = possible_targets("*", 9, 30, True, at_most=9999)
+    assert time.perf_counter() - start < 1.0
+    assert bounded[-1] <= 9999 and 5040 in bounded and 11 not in bounded
+    reading = ClueReading((0, 0), (("*", 24, 0.9),), _frames("_22_44_**_", 0.9))
+    cells = tuple((r, c) for r in range(5) for c in range(6))
+    start = time.perf_counter()
+    alts = widened(reading, cells, 9, operators_shown=True)
+    assert time.perf_counter() - start < 2.0 and alts[0] == ("*", 24, 0.9)

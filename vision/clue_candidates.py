@@ -59,8 +59,9 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
         ops = ("?",)
     digits = len(str(alts[0][1])) if alts else 2
     seen = {a[:2] for a in alts}
-    carriable = [(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide)]
-    candidates = [(op, t) for op, t in carriable if len(str(t)) <= digits + DIGIT_SPREAD and (op, t) not in seen]
+    carriable = [(op, t) for op in ops for t in possible_targets(op, size, k, long_minus_divide,
+                                                                 at_most=10 ** (digits + DIGIT_SPREAD) - 1)]
+    candidates = [(op, t) for op, t in carriable if (op, t) not in seen]
     if not candidates:
         return alts
     texts = [_text(op, t) for op, t in candidates]
