@@ -58,3 +58,30 @@ def test_a_photo_without_a_puzzle_gets_the_kenken_finders_message(finder_calls):
         vision.grid.find_grid(np.full((400, 300, 3), 235, np.uint8))
     assert str(caught.value) == str(alone.value)
     assert len(finder_calls) == 1
+
+
+@pytest.mark.parametrize("index", [69, 187])
+def test_a_shadowed_kenken_that_passes_for_a_kakuro_is_read_as_a_kenken(index):
+    """Held-out photos (seed 700) whose shadow edges look like clue diagonals: the Kakuro finder
+    takes them (its reading is not confident) and the KenKen reading, with exactly one solution,
+    wins."""
+    from ui.corpus import make_item, plan
+    from vision.kakuro import read_kakuro
+
+    image, truth = make_item(plan(300, 700)[index])
+    assert not read_kakuro(image).confident
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and reading.status == "unique"
+    assert reading.puzzle.size == truth["truth"]["size"]
+
+
+def test_a_kakuro_whose_first_row_cell_was_its_clues_only_white_is_read():
+    """A clue cell whose diagonal shows but whose cells right and below read dark takes one of them
+    as white, never one of the first row or column (held-out Kakuro photo seed 2026, number 17)."""
+    from ui.corpus_kakuro import plan_kakuro
+
+    spec = plan_kakuro(180, 2026)[17]
+    assert spec.id == "kk2026-0017"
+    image, _ = make_kakuro_item(spec)
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading) and reading.status == "unique"

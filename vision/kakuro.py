@@ -162,7 +162,8 @@ def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict
     shadow's edge can run along the diagonal), and the layout is made to make
     sense, the less sure cell giving way: a dark cell without a diagonal (a block) cannot come
     right before a white cell (that place holds a clue: a surely dark one is taken for a clue cell
-    whose diagonal did not show); a clue cell needs a white cell right of it or below it."""
+    whose diagonal did not show); a clue cell needs a white cell right of it or below it (never one of
+    the first row or column, which hold clue cells and blocks only)."""
     clue = {cell for cell, d in diagonal.items() if d >= CLUE_DIAGONAL and white[cell] < SURE_CELL}
     whites = {cell for cell, p in white.items() if p >= 0.5 and cell not in clue and cell[0] > 0 and cell[1] > 0}
     doubt = lambda cell: min(white[cell], 1 - white[cell])  # noqa: E731
@@ -185,7 +186,8 @@ def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict
                         whites.discard(worst)
                     changed = True
                 elif cell in clue and not after:  # a clue cell with nothing to clue
-                    options = [x for x in ((r, c + 1), (r + 1, c)) if x in white and x not in clue]
+                    options = [x for x in ((r, c + 1), (r + 1, c))
+                               if x in white and x not in clue and x[0] > 0 and x[1] > 0]
                     if options:
                         whites.add(max(options, key=lambda x: white[x]))
                         changed = True

@@ -4,6 +4,12 @@ Both looks need the KenKen grid finder (:func:`vision.grid.find_grid`): its fitt
 the Kakuro finder's candidates, and it is the KenKen reader's first stage. Here it runs once for
 both (it is a third to a half of a KenKen photo's reading time).
 
+The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
+shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro reading that is not
+confident, of a photo where the KenKen finder also found a grid, is weighed against the KenKen
+reading: the KenKen is taken when it is confident, or has exactly one solution while the Kakuro
+has none, several, or a rival reading nearly as likely.
+
 Example::
 
     reading = read_any("photo.jpg")          # vision.read.Reading or vision.kakuro.KakuroReading
@@ -17,7 +23,7 @@ import numpy as np
 from .errors import NoPuzzleFound
 from .grid import find_grid
 from .image_io import load_image
-from .kakuro import KakuroReading, read_kakuro
+from .kakuro import RIVAL_NOTE, KakuroReading, read_kakuro
 from .read import Reading, read, timed_stage
 
 
@@ -38,10 +44,17 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             grid, missing = None, err
     with timed_stage(seconds, "kakuro look"):
         try:
-            return read_kakuro(pixels, debug=debug, kenken=(grid,) if grid is not None else (),
-                               seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
+            kakuro = read_kakuro(pixels, debug=debug, kenken=(grid,) if grid is not None else (),
+                                 seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
         except NoPuzzleFound:
-            pass
+            kakuro = None
+    if kakuro is not None and (kakuro.confident or grid is None):
+        return kakuro
     if missing is not None:
         raise missing
-    return read(pixels, debug=debug, grid=grid, seconds=seconds)
+    kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
+    settled = kakuro is not None and kakuro.status == "unique" and not any(
+        note.startswith(RIVAL_NOTE) for note in kakuro.notes)
+    if kakuro is None or kenken.confident or (kenken.status == "unique" and not settled):
+        return kenken
+    return kakuro
