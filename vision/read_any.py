@@ -16,6 +16,7 @@ Example::
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -28,7 +29,9 @@ from .read import Reading, read, timed_stage
 
 
 def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> Reading | KakuroReading:
-    """The Kakuro reading of ``image`` when it holds a Kakuro grid, else its KenKen reading.
+    """The Kakuro reading of ``image`` when it holds a Kakuro grid, else its KenKen reading (a
+    doubtful Kakuro is weighed against the KenKen reading, see the module docstring; the reading
+    taken says so in its notes and counts both readers' time).
 
     Raises ImageError for a file that is not a usable image and NoPuzzleFound (the KenKen
     finder's message) when neither finds a puzzle; the KenKen reader's other errors as
@@ -53,8 +56,17 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     if missing is not None:
         raise missing
     kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
-    settled = kakuro is not None and kakuro.status == "unique" and not any(
-        note.startswith(RIVAL_NOTE) for note in kakuro.notes)
-    if kakuro is None or kenken.confident or (kenken.status == "unique" and not settled):
+    if kakuro is None:
         return kenken
-    return kakuro
+    settled = kakuro.status == "unique" and not any(note.startswith(RIVAL_NOTE) for note in kakuro.notes)
+    if kenken.confident or (kenken.status == "unique" and not settled):
+        return replace(kenken, notes=kenken.notes + (
+            f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
+    return replace(kakuro, seconds={**kakuro.seconds, "kenken look": sum(kenken.seconds.values()) - sum(seconds.values())},
+                   notes=kakuro.notes + (f"read as a Kakuro (as a KenKen: {_verdict(kenken)})",))
+
+
+def _verdict(reading: Reading | KakuroReading) -> str:
+    """'exactly one solution, not confident' and the like, for a note."""
+    status = {"unique": "exactly one solution", "multiple": "several solutions", "none": "no solution"}
+    return f"{status.get(reading.status, reading.status)}, {'confident' if reading.confident else 'not confident'}"
