@@ -224,6 +224,36 @@ def test_a_cells_sides_move_onto_the_edges_a_curl_bent_away_from_the_lattice():
     assert moved[32, 2:6].mean() > 200 and moved[32, -6:-2].mean() > 200  # moved onto the white cell
 
 
+def test_a_curl_that_bends_the_lines_a_fifth_of_a_cell_is_followed_between_dark_cells_too():
+    """A 6×6 grid of thin lines on white whose vertical lines bend right by up to 13 px (a fifth of
+    a cell) towards the bottom, as a curled page bends them; its bottom row is dark cells of two
+    greys with no line between them. Patches are cut at the bent boundaries: a white cell's holds no
+    line, and a dark cell's starts on its own grey although no line marks its side."""
+    n, bend = 6, 13.0
+    side = n * CELL
+    image = np.full((side + 1, side + 20), 235, np.uint8)
+    shift = lambda y: bend * (y / side) ** 2
+    ys = np.arange(side + 1)
+    for i in range(n + 1):
+        xs = np.round(i * CELL + shift(ys)).astype(int)
+        image[ys, xs] = image[ys, xs + 1] = 40
+        image[i * CELL, :] = 40
+    for y in range((n - 1) * CELL + 2, side):
+        x = int(round(shift(y)))
+        image[y, x + 2:] = 90
+        image[y, x + 4 * CELL:x + 5 * CELL] = 130  # (5, 4): a lighter dark cell, no line around it
+    lines = tuple(float(i * CELL) for i in range(n + 1))
+    grid = KakuroGridFind(np.zeros((4, 2)), n, n, np.repeat(image[..., None], 3, axis=2), lines, lines,
+                          np.eye(3), 1.0)
+    patches = cell_patches(grid)
+    white, plain_white = patches[(4, 4)], cell_patch(grid, (4, 4))
+    assert plain_white[48, :12].min() < 100  # the straight lattice cuts in past the bent line
+    assert white[48, 4:-4].min() > 200  # the bent box holds the white inside only
+    dark, plain_dark = patches[(5, 4)], cell_patch(grid, (5, 4))
+    assert plain_dark[32, 2:8].mean() < 100  # the straight box starts on the darker neighbour
+    assert np.abs(dark[32, 5:-5] - 130).max() < 10  # the bent one (to 2 px) on its own grey
+
+
 def test_a_row_of_light_buttons_below_the_grid_is_not_taken_for_a_row_of_it():
     """A hand-held app photo (kdev kk31-0103) with its digit buttons right under the grid: a lattice
     one row longer also looks like a Kakuro, but its first column ends in a light cell."""

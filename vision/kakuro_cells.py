@@ -3,8 +3,10 @@ digits written in white cells.
 
 Algorithm:
 
-0. *Patches* (:func:`cell_patches`): each cell resampled to CELL px, its sides first moved onto the
-   edges that run along them (a curled page bends the boundaries the lattice follows on average).
+0. *Patches* (:func:`cell_patches`): each cell resampled to CELL px, its sides first put where the
+   page's bend puts the boundaries (a quadratic surface fitted to the edges measured along every
+   boundary in every row: a curled page bends them away from the lattice's straight lines, also
+   between two dark cells where no edge shows), then moved onto the edges that run along them.
 1. *Tone* (:func:`cell_tones`): each cell's 75th-percentile grey, divided by the white level near
    it (the brightest cell around, or a quadratic surface fitted to the white cells), so shading,
    shadows and coloured light flatten.
@@ -111,7 +113,7 @@ def cell_patches(grid: KakuroGridFind) -> dict:
     g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
     gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))
-    boxes = {(r, c): grid.cell_box((r, c)) for r in range(grid.rows) for c in range(grid.cols)}
+    boxes = _bent_boxes(grid, gx, gy)
     sides = {}
     for cell, (x0, y0, x1, y1) in boxes.items():
         for k, (strength, at, lo, hi) in enumerate(((gx, x0, y0, y1), (gy.T, y0, x0, x1), (gx, x1, y0, y1), (gy.T, y1, x0, x1))):
@@ -126,6 +128,69 @@ def cell_patches(grid: KakuroGridFind) -> dict:
                 moved[k] = start + float(np.argmax(profile))
         patches[cell] = _patch(grey, tuple(moved))
     return patches
+
+
+FIELD_REACH = 0.3
+"""How far (share of a cell) a boundary is looked for either side of the lattice's straight line when
+measuring how a curl bends it (:func:`_bent_boxes`)."""
+FIELD_OUTLIER = 0.08
+"""A boundary measurement farther than this share of a cell from the fitted bend is left out of it."""
+FIELD_MIN_POINTS = 8
+"""Fewer strong boundary measurements than this, and the lattice is taken as straight."""
+
+
+def _bent_boxes(grid: KakuroGridFind, gx: np.ndarray, gy: np.ndarray) -> dict:
+    """Every cell's box ``(x0, y0, x1, y1)`` with its sides where the page's bend puts them.
+
+    The lattice's lines are straight; a curled page bends the real boundaries smoothly away from
+    them, by up to a fifth of a cell at the far end of a line. Each vertical boundary's offset from
+    its straight line is measured in every row (the strongest edge within FIELD_REACH, where there
+    is a clear one: between two dark cells there often is none), and a quadratic surface
+    ``dx(x, y)`` fitted to the strong measurements (outliers dropped) gives the offset everywhere,
+    so the boundaries between dark cells follow their neighbours; horizontal boundaries likewise.
+    """
+    xs, ys = np.asarray(grid.lines_x, float), np.asarray(grid.lines_y, float)
+    dx = _bend(gx, xs, ys)
+    dy = _bend(gy.T, ys, xs)
+    boxes = {}
+    for r in range(grid.rows):
+        for c in range(grid.cols):
+            y_mid, x_mid = 0.5 * (ys[r] + ys[r + 1]), 0.5 * (xs[c] + xs[c + 1])
+            boxes[(r, c)] = (xs[c] + dx(xs[c], y_mid), ys[r] + dy(ys[r], x_mid),
+                             xs[c + 1] + dx(xs[c + 1], y_mid), ys[r + 1] + dy(ys[r + 1], x_mid))
+    return boxes
+
+
+def _bend(strength: np.ndarray, lines: np.ndarray, across: np.ndarray):
+    """``offset(at, along)``: how far the boundary near line position ``at`` lies from it at
+    ``along`` (both in pixels), fitted to the edges in ``strength`` (columns = positions across the
+    lines; see :func:`_bent_boxes`); zero everywhere when too few edges are clear."""
+    cell = float(np.median(np.diff(lines)))
+    points, offsets, weights = [], [], []
+    for at in lines:
+        for lo, hi in zip(across[:-1], across[1:]):
+            start, profile = _side_strengths(strength, at, lo, hi, FIELD_REACH * cell)
+            if len(profile) < 3:
+                continue
+            k = int(np.argmax(profile))
+            points.append((at, 0.5 * (lo + hi)))
+            offsets.append(start + k - at)
+            weights.append(float(profile[k]))
+    flat = lambda at, along: 0.0
+    if len(points) < FIELD_MIN_POINTS:
+        return flat
+    points, offsets, weights = np.array(points), np.array(offsets), np.array(weights)
+    keep = weights >= LOCAL_STRONG * float(np.percentile(weights, 90))
+    scale = max(1.0, float(lines[-1] - lines[0]))
+    design = lambda p: np.stack([np.ones(len(p)), p[:, 0] / scale, p[:, 1] / scale, (p[:, 0] / scale) ** 2,
+                                 p[:, 0] * p[:, 1] / scale ** 2, (p[:, 1] / scale) ** 2], axis=1)
+    coef = np.zeros(6)
+    for _ in range(3):
+        if keep.sum() < FIELD_MIN_POINTS:
+            return flat
+        coef = np.linalg.lstsq(design(points[keep]) * weights[keep, None], offsets[keep] * weights[keep], rcond=None)[0]
+        keep &= np.abs(design(points) @ coef - offsets) <= FIELD_OUTLIER * cell
+    return lambda at, along: float((design(np.array([[at, along]])) @ coef)[0])
 
 
 def _side_strengths(strength: np.ndarray, at: float, lo: float, hi: float, reach: float) -> tuple[int, np.ndarray]:
