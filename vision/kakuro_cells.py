@@ -39,11 +39,12 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from .bend import band_profile, bend_field
 from .kakuro_grid import KakuroGridFind
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v13"
+MODEL_VERSION = "kakuro-digits-v14"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -130,80 +131,33 @@ def cell_patches(grid: KakuroGridFind) -> dict:
     return patches
 
 
-FIELD_REACH = 0.3
+BEND_REACH = 0.3
 """How far (share of a cell) a boundary is looked for either side of the lattice's straight line when
 measuring how a curl bends it (:func:`_bent_boxes`)."""
-FIELD_OUTLIER = 0.08
-"""A boundary measurement farther than this share of a cell from the fitted bend is left out of it."""
-FIELD_MIN_POINTS = 8
-"""Fewer strong boundary measurements than this, and the lattice is taken as straight."""
 
 
 def _bent_boxes(grid: KakuroGridFind, gx: np.ndarray, gy: np.ndarray) -> dict:
-    """Every cell's box ``(x0, y0, x1, y1)`` with its sides where the page's bend puts them.
-
-    The lattice's lines are straight; a curled page bends the real boundaries smoothly away from
-    them, by up to a fifth of a cell at the far end of a line. Each vertical boundary's offset from
-    its straight line is measured in every row (the strongest edge within FIELD_REACH, where there
-    is a clear one: between two dark cells there often is none), and a quadratic surface
-    ``dx(x, y)`` fitted to the strong measurements (outliers dropped) gives the offset everywhere,
-    so the boundaries between dark cells follow their neighbours; horizontal boundaries likewise.
-    """
+    """Every cell's box ``(x0, y0, x1, y1)`` with its sides where the page's bend puts them
+    (:func:`vision.bend.bend_field` on the edge strengths across vertical and horizontal
+    boundaries), so the boundaries between two dark cells follow their neighbours'."""
     xs, ys = np.asarray(grid.lines_x, float), np.asarray(grid.lines_y, float)
-    dx = _bend(gx, xs, ys)
-    dy = _bend(gy.T, ys, xs)
+    cell = float(np.median(np.diff(xs)))
+    dx = bend_field(gx, xs, ys, BEND_REACH * cell)
+    dy = bend_field(gy.T, ys, xs, BEND_REACH * cell)
     boxes = {}
     for r in range(grid.rows):
         for c in range(grid.cols):
             y_mid, x_mid = 0.5 * (ys[r] + ys[r + 1]), 0.5 * (xs[c] + xs[c + 1])
-            boxes[(r, c)] = (xs[c] + dx(xs[c], y_mid), ys[r] + dy(ys[r], x_mid),
-                             xs[c + 1] + dx(xs[c + 1], y_mid), ys[r + 1] + dy(ys[r + 1], x_mid))
+            boxes[(r, c)] = (xs[c] + dx.at(xs[c], y_mid), ys[r] + dy.at(ys[r], x_mid),
+                             xs[c + 1] + dx.at(xs[c + 1], y_mid), ys[r + 1] + dy.at(ys[r + 1], x_mid))
     return boxes
-
-
-def _bend(strength: np.ndarray, lines: np.ndarray, across: np.ndarray):
-    """``offset(at, along)``: how far the boundary near line position ``at`` lies from it at
-    ``along`` (both in pixels), fitted to the edges in ``strength`` (columns = positions across the
-    lines; see :func:`_bent_boxes`); zero everywhere when too few edges are clear."""
-    cell = float(np.median(np.diff(lines)))
-    points, offsets, weights = [], [], []
-    for at in lines:
-        for lo, hi in zip(across[:-1], across[1:]):
-            start, profile = _side_strengths(strength, at, lo, hi, FIELD_REACH * cell)
-            if len(profile) < 3:
-                continue
-            k = int(np.argmax(profile))
-            points.append((at, 0.5 * (lo + hi)))
-            offsets.append(start + k - at)
-            weights.append(float(profile[k]))
-    flat = lambda at, along: 0.0
-    if len(points) < FIELD_MIN_POINTS:
-        return flat
-    points, offsets, weights = np.array(points), np.array(offsets), np.array(weights)
-    keep = weights >= LOCAL_STRONG * float(np.percentile(weights, 90))
-    scale = max(1.0, float(lines[-1] - lines[0]))
-    design = lambda p: np.stack([np.ones(len(p)), p[:, 0] / scale, p[:, 1] / scale, (p[:, 0] / scale) ** 2,
-                                 p[:, 0] * p[:, 1] / scale ** 2, (p[:, 1] / scale) ** 2], axis=1)
-    coef = np.zeros(6)
-    for _ in range(3):
-        if keep.sum() < FIELD_MIN_POINTS:
-            return flat
-        coef = np.linalg.lstsq(design(points[keep]) * weights[keep, None], offsets[keep] * weights[keep], rcond=None)[0]
-        keep &= np.abs(design(points) @ coef - offsets) <= FIELD_OUTLIER * cell
-    return lambda at, along: float((design(np.array([[at, along]])) @ coef)[0])
 
 
 def _side_strengths(strength: np.ndarray, at: float, lo: float, hi: float, reach: float) -> tuple[int, np.ndarray]:
     """``(first position, strengths)``: for every position within ``reach`` of ``at`` (columns of
     ``strength``), the LOCAL_ALONG percentile of the edge strength over the side's middle
     (rows ``lo``..``hi`` less a fifth at each end)."""
-    a, b = int(round(at - reach)), int(round(at + reach)) + 1
-    a, b = max(0, a), min(strength.shape[1], b)
-    r0, r1 = int(lo + 0.2 * (hi - lo)), int(hi - 0.2 * (hi - lo)) + 1
-    if b - a < 3 or r1 - r0 < 3:
-        return a, np.zeros(0, np.float32)
-    k = int(LOCAL_ALONG / 100 * (r1 - r0 - 1))
-    return a, np.partition(strength[r0:r1, a:b], k, axis=0)[k]
+    return band_profile(strength, at, lo, hi, reach, LOCAL_ALONG)
 
 
 def _patch(grey: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
