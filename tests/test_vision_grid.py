@@ -164,3 +164,29 @@ def test_a_dark_page_around_the_panel_is_not_taken_for_the_border(index, style, 
     cell = np.linalg.norm(corners[1] - corners[0]) / n
     assert found.size == n
     assert np.linalg.norm(found.corners - corners, axis=1).max() < 0.05 * cell
+
+
+def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
+    """A 6×6 grid whose vertical lines bow right by up to 12 px (a sixth of a cell) in the middle,
+    as a curl bends them (the corners stay put): in the rectified square every inner line runs
+    within 2 px of its snapped place from top to bottom (a straight cut was 8 px off there)."""
+    from vision.grid import CELL_PX, grid_from_corners
+    n, cell, bend = 6, 80, 12.0
+    side = n * cell
+    image = np.full((side + 41, side + 41), 240, np.uint8)
+    rows = np.arange(20, side + 21)
+    for i in range(n + 1):
+        t = (rows - 20) / side
+        xs = np.round(20 + i * cell + bend * 4 * t * (1 - t)).astype(int)
+        for k in (-1, 0, 1):
+            image[rows, xs + k] = 30
+        image[20 + i * cell - 1:20 + i * cell + 2, 20:side + 21] = 30
+    corners = np.array([[20, 20], [side + 20, 20], [side + 20, side + 20], [20, side + 20]], float)
+    grid = grid_from_corners(np.repeat(image[..., None], 3, axis=2), corners, n)
+    grey = grid.rectified.mean(axis=2)
+    for i in range(1, n):
+        at = grid.lines_x[i]
+        for r in range(n):
+            band = grey[int(grid.lines_y[r] + 0.3 * CELL_PX):int(grid.lines_y[r + 1] - 0.3 * CELL_PX)]
+            window = band[:, int(at) - CELL_PX // 4:int(at) + CELL_PX // 4].mean(axis=0)
+            assert abs(int(at) - CELL_PX // 4 + int(np.argmin(window)) - at) <= 2, (i, r)

@@ -20,7 +20,8 @@ The algorithm, one function per step:
 5. :func:`rectify` warps the original image (from a pyramid level near the target scale, so thin
    lines do not alias away) to a square of N·``CELL_PX`` with the border's centre line on its
    edges, and :func:`snap_lines` moves each inner line to the nearest darkness peak (after a curl
-   the lines are uneven).
+   the lines are uneven); :func:`straightened` resamples the square along the bend a curl gives
+   the lines, so they run straight on their snapped places.
 
 Failure: :func:`find_grid` raises :class:`~vision.errors.NoPuzzleFound` when no candidate shows a
 grid of 3..16 cells.
@@ -32,6 +33,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from .bend import bend_field
 from .errors import NoPuzzleFound
 from .model import GridFind
 from .quantiles import median, quantile
@@ -779,5 +781,39 @@ def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence
     rectified, homography = rectify(image, corners, side)
     dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
     col, row = line_profiles(dark, 0, side)
-    return GridFind(corners=corners, size=n, rectified=rectified, lines_x=snap_lines(col, n),
-                    lines_y=snap_lines(row, n), homography=homography, confidence=confidence, notes=tuple(notes))
+    lines_x, lines_y = snap_lines(col, n), snap_lines(row, n)
+    rectified = straightened(rectified, dark, lines_x, lines_y)
+    return GridFind(corners=corners, size=n, rectified=rectified, lines_x=lines_x,
+                    lines_y=lines_y, homography=homography, confidence=confidence, notes=tuple(notes))
+
+
+BEND_REACH = 0.25
+"""How far (in cells) a line is looked for either side of its snapped place when measuring how a
+curl bends it (:func:`straightened`)."""
+BEND_ALONG = 10
+"""Percentile of a line's darkness along a band taken as its strength there (a line is unbroken; a
+bold clue printed along it has gaps between and inside its characters)."""
+BEND_MIN_PX = 2.5
+"""A bend smaller than this everywhere (pixels of the rectified image) is left alone."""
+
+
+def straightened(rectified: np.ndarray, dark: np.ndarray, lines_x: tuple[float, ...],
+                 lines_y: tuple[float, ...]) -> np.ndarray:
+    """The rectified grid with a curled page's bent lines made straight, onto ``lines_x`` and
+    ``lines_y``: the snapped lines are straight, the real ones on a curled page bend away from them
+    by up to a fifth of a cell at a line's far end, so a cell's box cut a neighbour's wall or clue
+    into it. The bend of the vertical and of the horizontal lines is measured on the line darkness
+    ``dark`` (:func:`vision.bend.bend_field`) and the image resampled along it; unchanged when the
+    bend stays under BEND_MIN_PX. (The homography still maps the photo onto the unbent square: off
+    by the bend, a few pixels, where the page curls.)"""
+    xs, ys = np.asarray(lines_x, float), np.asarray(lines_y, float)
+    reach = BEND_REACH * float(np.median(np.diff(xs)))
+    dx = bend_field(dark, xs, ys, reach, typical=50, percentile=BEND_ALONG, even=True)
+    dy = bend_field(dark.T, ys, xs, reach, typical=50, percentile=BEND_ALONG, even=True)
+    if max(dx.largest(xs, ys), dy.largest(ys, xs)) < BEND_MIN_PX:
+        return rectified
+    h, w = rectified.shape[:2]
+    x, y = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
+    map_x = (x + dx.at(x, y)).astype(np.float32)
+    map_y = (y + dy.at(y, x)).astype(np.float32)
+    return cv2.remap(rectified, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
