@@ -110,3 +110,15 @@ def test_targets_up_to_a_bound_are_the_bounded_full_list_and_quick_for_big_cages
     start = time.perf_counter()
     alts = widened(reading, cells, 9, operators_shown=True)
     assert time.perf_counter() - start < 2.0 and alts[0] == ("*", 24, 0.9)
+
+
+def test_a_given_digit_keeps_every_digit_of_the_grid_as_a_choice_however_clear_the_label():
+    # A single cell's label reads as a clear "1" (held-out k700-0112: it was a "2" under blur, and no
+    # reading had a solution without it); the other digits of a 7×7 stay choices for the solver,
+    # far less likely.
+    frames = _frames("___1111___", 0.999)
+    reading = ClueReading((3, 1), (("=", 1, 0.95),), frames)
+    single = widened(reading, ((3, 1),), 7, operators_shown=True)
+    assert [a[:2] for a in single][0] == ("=", 1)
+    assert {t for op, t, _ in single} == set(range(1, 8))
+    assert all(p < 0.01 for _, t, p in single if t != 1)
