@@ -167,9 +167,10 @@ def test_a_dark_page_around_the_panel_is_not_taken_for_the_border(index, style, 
 
 
 def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
-    """A 6×6 grid whose vertical lines bow right by up to 12 px (a sixth of a cell) in the middle,
-    as a curl bends them (the corners stay put): in the rectified square every inner line runs
-    within 2 px of its snapped place from top to bottom (a straight cut was 8 px off there)."""
+    """A 6×6 grid whose inner vertical lines bow right by up to 12 px (a sixth of a cell) in the
+    middle of the page, as a curl bends them (the border stays straight, where the finder fits
+    it): in the rectified square every inner line runs within 2 px of its snapped place from top
+    to bottom (a straight cut was 8 px off there)."""
     from vision.grid import CELL_PX, grid_from_corners
     n, cell, bend = 6, 80, 12.0
     side = n * cell
@@ -177,7 +178,7 @@ def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
     rows = np.arange(20, side + 21)
     for i in range(n + 1):
         t = (rows - 20) / side
-        xs = np.round(20 + i * cell + bend * 4 * t * (1 - t)).astype(int)
+        xs = np.round(20 + i * cell + bend * 4 * t * (1 - t) * 4 * (i / n) * (1 - i / n)).astype(int)
         for k in (-1, 0, 1):
             image[rows, xs + k] = 30
         image[20 + i * cell - 1:20 + i * cell + 2, 20:side + 21] = 30

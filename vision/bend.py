@@ -39,16 +39,19 @@ MIN_POINTS = 8
 
 @dataclass(frozen=True)
 class Bend:
-    """A fitted offset surface: quadratic in ``(at, along)`` scaled by ``scale`` pixels."""
+    """A fitted offset surface over ``(at, along)`` scaled by ``scale`` pixels (both measured from
+    ``origin``): quadratic, or — ``pinned`` — ``a(1-a)(c0 + c1 a + c2 b + c3 b²)``, zero on the first
+    and last line and bowing in between."""
 
     coef: np.ndarray
     scale: float
+    origin: float = 0.0
+    pinned: bool = False
 
     def at(self, at, along):
         """The offset (pixels) of the boundary near position ``at`` at ``along``; numbers or arrays."""
-        a, b = np.asarray(at, float) / self.scale, np.asarray(along, float) / self.scale
-        c = self.coef
-        value = c[0] + c[1] * a + c[2] * b + c[3] * a * a + c[4] * a * b + c[5] * b * b
+        value = _basis((np.asarray(at, float) - self.origin) / self.scale,
+                       (np.asarray(along, float) - self.origin) / self.scale, self.pinned) @ self.coef
         return float(value) if np.ndim(value) == 0 else value
 
     def largest(self, lines: np.ndarray, across: np.ndarray) -> float:
@@ -57,7 +60,17 @@ class Bend:
         return float(np.abs(self.at(a, b)).max())
 
 
+def _basis(a: np.ndarray, b: np.ndarray, pinned: bool) -> np.ndarray:
+    """The surface's terms at scaled positions ``a`` (across the lines) and ``b`` (along them),
+    stacked on a last axis."""
+    if pinned:
+        bow = a * (1 - a)
+        return np.stack([bow, bow * a, bow * b, bow * b * b], axis=-1)
+    return np.stack([np.ones_like(a), a, b, a * a, a * b, b * b], axis=-1)
+
+
 STRAIGHT = Bend(np.zeros(6), 1.0)
+"""No bend at all."""
 
 
 def band_profile(strength: np.ndarray, at: float, lo: float, hi: float, reach: float,
@@ -74,21 +87,24 @@ def band_profile(strength: np.ndarray, at: float, lo: float, hi: float, reach: f
 
 
 def bend_field(strength: np.ndarray, lines, across, reach: float, typical: float = 90,
-               percentile: float = ALONG_PERCENTILE, even: bool = False) -> Bend:
+               percentile: float = ALONG_PERCENTILE, even: bool = False, pin_borders: bool = False) -> Bend:
     """The bend of the boundaries at column positions ``lines`` (``strength``'s columns run across
     them, its rows along them; ``across`` are the positions of the boundaries that cut them into
     bands), measured within ``reach`` pixels. A measurement is clear when at least CLEAR of the
     ``typical`` percentile of them all (90 where many boundaries show nothing, as between dark
     Kakuro cells; 50 where every boundary is a line, thin or heavy). :data:`STRAIGHT` when too few
     are clear, on too few inner lines, or the fitted surface leaves ``reach`` somewhere on the grid.
+
     ``percentile``: see :func:`band_profile` (lower where boundaries are unbroken lines, so that a
     row of text, which has gaps, does not pass for one). ``even``: no measurement weighs more in the
     fit than a typical clear one (where a heavy stroke, a bold clue along a line, would otherwise
-    outweigh the thin lines); else each weighs by its strength."""
+    outweigh the thin lines); else each weighs by its strength. ``pin_borders``: the first and last
+    line stay where they are and are not measured (where the image's edge runs along the border's
+    centre line, cutting it in half, so its response peaks inside it; the finder fitted it)."""
     lines, across = np.asarray(lines, float), np.asarray(across, float)
     cell = float(np.median(np.diff(lines)))
     points, offsets, weights = [], [], []
-    for at in lines:
+    for at in (lines[1:-1] if pin_borders else lines):
         for lo, hi in zip(across[:-1], across[1:]):
             start, profile = band_profile(strength, at, lo, hi, reach, percentile)
             if len(profile) < 3:
@@ -101,19 +117,18 @@ def bend_field(strength: np.ndarray, lines, across, reach: float, typical: float
         return STRAIGHT
     points, offsets, weights = np.array(points), np.array(offsets, float), np.array(weights)
     keep = weights >= CLEAR * float(np.percentile(weights, typical))
-    if even:  # no measurement counts for more than a typical clear one
+    if even:
         weights = np.minimum(weights, float(np.median(weights[keep])) if keep.any() else 0.0)
     inner = (points[:, 0] > lines[0]) & (points[:, 0] < lines[-1])
-    scale = max(1.0, float(lines[-1] - lines[0]))
-    a, b = points[:, 0] / scale, points[:, 1] / scale
-    design = np.stack([np.ones_like(a), a, b, a * a, a * b, b * b], axis=1)
-    coef = np.zeros(6)
+    origin, scale = float(lines[0]), max(1.0, float(lines[-1] - lines[0]))
+    design = _basis((points[:, 0] - origin) / scale, (points[:, 1] - origin) / scale, pin_borders)
+    coef = np.zeros(design.shape[1])
     for _ in range(3):
         if keep.sum() < MIN_POINTS or len(np.unique(points[keep & inner, 0])) < MIN_LINES:
             return STRAIGHT
         coef = np.linalg.lstsq(design[keep] * weights[keep, None], offsets[keep] * weights[keep], rcond=None)[0]
         keep &= np.abs(design @ coef - offsets) <= OUTLIER * cell
-    fitted = Bend(coef, scale)
+    fitted = Bend(coef, scale, origin, pin_borders)
     # A surface that leaves the reach it was measured in somewhere on the grid is extrapolated
     # nonsense (a lattice that is not the grid's): the straight lines stand.
     return fitted if fitted.largest(lines, across) <= reach else STRAIGHT

@@ -793,7 +793,7 @@ curl bends it (:func:`straightened`)."""
 BEND_ALONG = 10
 """Percentile of a line's darkness along a band taken as its strength there (a line is unbroken; a
 bold clue printed along it has gaps between and inside its characters)."""
-BEND_MIN_PX = 2.5
+BEND_MIN_PX = 2.0
 """A bend smaller than this everywhere (pixels of the rectified image) is left alone."""
 
 
@@ -808,8 +808,8 @@ def straightened(rectified: np.ndarray, dark: np.ndarray, lines_x: tuple[float, 
     by the bend, a few pixels, where the page curls.)"""
     xs, ys = np.asarray(lines_x, float), np.asarray(lines_y, float)
     reach = BEND_REACH * float(np.median(np.diff(xs)))
-    dx = bend_field(dark, xs, ys, reach, typical=50, percentile=BEND_ALONG, even=True)
-    dy = bend_field(dark.T, ys, xs, reach, typical=50, percentile=BEND_ALONG, even=True)
+    dx = bend_field(dark, xs, ys, reach, typical=50, percentile=BEND_ALONG, even=True, pin_borders=True)
+    dy = bend_field(dark.T, ys, xs, reach, typical=50, percentile=BEND_ALONG, even=True, pin_borders=True)
     if max(dx.largest(xs, ys), dy.largest(ys, xs)) < BEND_MIN_PX:
         return rectified
     h, w = rectified.shape[:2]
