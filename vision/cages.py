@@ -57,6 +57,11 @@ larger within-group spread (a 3×3 grid whose thin lines are half as dark as its
 FLOOR = 0.02
 """Added to every strength, as a part of the strongest line's, before taking logs: a faint line
 measured as nothing must not look farther from the thin lines than the walls are."""
+PAPER_BLUR = 0.1
+"""Width (in cells) of the smoothing of the paper estimate. The closing keeps a shadow's edge where
+it is; smoothing over a third of a cell (as before) carried the lit paper over into the shadow
+beside it, and the step along a thin line read as a wall. Held-out 300 (seed 700): cage partitions
+89% -> 92%, hard boards 34 -> 38 of 99 (web hard partitions 58% -> 76%), hand-held 76 -> 77."""
 SHARPNESS = 7.0
 """Wall log-odds per unit of ``(log strength − threshold) / (gap between the groups' means)``: a
 logistic fit on dev900 edges (truth corners)."""
@@ -96,7 +101,8 @@ def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
     gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
     k = max(3, int(0.35 * cell) | 1)
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    paper = cv2.blur(cv2.blur(paper, (k, k)), (k, k)).astype(np.float32)  # ≈ a Gaussian, O(1) per pixel
+    b = max(3, int(PAPER_BLUR * cell) | 1)
+    paper = cv2.blur(cv2.blur(paper, (b, b)), (b, b)).astype(np.float32)  # ≈ a Gaussian, O(1) per pixel
     return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
 
 
