@@ -44,11 +44,10 @@ def _text(op: str, target: int) -> str:
 
 
 def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_shown: bool,
-            long_minus_divide: bool = True, extra: int = EXTRA,
-            min_ratio: float = MIN_RATIO) -> list[tuple[str, int, float]]:
-    """The reading's alternatives and up to ``extra`` more that a cage of ``cells`` on an N = ``size``
-    grid can carry, no less likely than ``min_ratio`` of the best (see MIN_RATIO), best first; the
-    reading's own alternatives unchanged when it has no frames."""
+            long_minus_divide: bool = True) -> list[tuple[str, int, float]]:
+    """The reading's alternatives and up to EXTRA more that a cage of ``cells`` on an N = ``size``
+    grid can carry (every digit for a single cell), best first; the reading's own alternatives
+    unchanged when it has no frames."""
     alts = list(reading.alternatives)
     if reading.frames is None:
         return alts
@@ -84,10 +83,10 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
     # Kept: within MIN_RATIO of the reader's best, or of the likeliest clue this cage can carry
     # (the reader's best that it can carry, or the best candidate) when that is less likely.
     likeliest = max(float(scores.max()), float(own[carried]) if carried is not None else -np.inf)
-    cut = min(base, likeliest) + np.log(min_ratio)
+    cut = min(base, likeliest) + np.log(MIN_RATIO)
     if k == 1:
         cut = -np.inf  # a given digit is one of only N: every one stays a choice for the solver
-    order = np.argsort(-scores)[:extra]
+    order = np.argsort(-scores)[:EXTRA]
     added = [(candidates[i][0], candidates[i][1], float(f"{ref_p * np.exp(min(0.0, scores[i] - ref_score)):.4g}"))
              for i in order if scores[i] >= cut]
     return sorted(alts + added, key=lambda a: -a[2])
