@@ -8,8 +8,8 @@ Algorithm, per cell:
 2. *Ink and walls* (:func:`ink_components`): darkness above a threshold; a component spanning most
    of the cell is a wall or grid line: its line rows (or columns) are removed and what is left of it
    (glyphs touching the wall) is kept; short thin bits along the cell edge (dotted lines) go.
-3. *Label* (:func:`label_glyphs`): the leftmost digit-high component starting near the top-left is
-   the anchor; components to its right on the same text line, each within a glyph's gap of the
+3. *Label* (:func:`label_glyphs`): the leftmost digit-high component starting near the top-left
+   (not above the cell's top line) is the anchor; components to its right on the same text line, each within a glyph's gap of the
    last, join it. Components overlapping in x form one glyph (÷, :); a glyph far wider than a digit
    is split at its thinnest column (touching digits).
 4. *Read* (:mod:`vision.label_reader`): the label's strip (walls removed) is read whole — a
@@ -18,6 +18,8 @@ Algorithm, per cell:
    tesseract reads.)
    A cage whose label was not cut out is read at the puzzle's usual label place
    (:func:`assumed_label`); strips start no later than where the puzzle's labels usually start.
+   A label found out of that place (far smaller, or higher or lower) is read again as found there
+   and the surer reading kept, the other's texts as alternatives (:func:`_label_choices`).
 5. *OCR* (:mod:`vision.tesseract`): every label at least OCR_MIN_PX tall in the photo is read by
    one tesseract run with a digit and operator whitelist; its share grows with the label's height
    in the photo (OCR_WEIGHT_PX).
@@ -285,19 +287,36 @@ curled pages labels sit lower; cage partitions exact with true corners 146 → 1
 photos, 249 → 252 of 300 held out, labels not found on hard newspaper photos 10% → 7%)."""
 
 
+ANCHOR_ABOVE = 2
+"""A label's first glyph starts at most this many patch pixels above the cell's top line: the
+line's ink is removed, so a mark crossing it — the tail of a pen digit from the cell above — is not
+a label printed in this cell."""
+SMALL_LABEL, PLACE_SLACK = 0.6, 0.5
+"""A label under SMALL_LABEL of the puzzle's usual label height, or starting more than PLACE_SLACK
+of it above or below the usual top, is looked for again at the usual place (see
+:func:`read_clues`): a speck left of the real label — a grid line's remains, the tail of a pen
+digit from the cell above — had been taken for its first glyph and the label read as that speck."""
+PLACE_TRUST = 0.6
+"""See :func:`_trusted`."""
+OTHER_SHARE = 0.3
+"""Weight of the texts of the label not kept when two were read in a cell (see :func:`_merged`)."""
 LABEL_INSET = 3
 """Patch pixels inside the cell lines kept when a label is looked for a second time (see
 :func:`label_glyphs`)."""
 
 
-def _line_members(stats: np.ndarray) -> list[int] | None:
+def _line_members(stats: np.ndarray, near: tuple[float, float] | None = None) -> list[int] | None:
     """Component indices of the clue label's text line, left to right, or None when no component
-    starts a label near the cell's top-left."""
+    starts a label near the cell's top-left — with ``near = (top, height)``, none starting within
+    PLACE_SLACK label-heights of that top and at least SMALL_LABEL of that height tall."""
     order = [i for i in np.argsort(stats[:, 0], kind="stable") if i > 0 and stats[i, 4] > 0]
     anchor = None
+    min_height = 0.08 * CELL if near is None else max(0.08 * CELL, SMALL_LABEL * near[1])
     for i in order:
         x, y, w, h, _ = stats[i]
-        if (y < MARGIN + ANCHOR_TOP * CELL and y + h > MARGIN + 1 and 0.08 * CELL <= h <= 0.45 * CELL
+        if near is not None and abs(y - near[0]) > PLACE_SLACK * near[1]:
+            continue
+        if (MARGIN - ANCHOR_ABOVE <= y < MARGIN + ANCHOR_TOP * CELL and y + h > MARGIN + 1 and min_height <= h <= 0.45 * CELL
                 and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
             anchor = i
             break
@@ -379,12 +398,16 @@ def _split_wide(ids: list[int], labels, stats, dark, height: float,
     return [_glyph(ids, labels, stats, dark, (x0 + a, x0 + b)) for a, b in zip(bounds, bounds[1:]) if b - a >= 2]
 
 
-def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None) -> Label | None:
+def label_glyphs(grid: GridFind, cell: Cell, dark: np.ndarray | None = None,
+                 near: tuple[float, float] | None = None) -> Label | None:
     """The clue label in ``cell``'s top-left corner cut into glyphs, or None when there is none;
-    from ``dark`` when given, else from the grid's cell (worked out once per grid and cell)."""
+    with ``near = (top, height)`` (patch pixels: where this puzzle prints its labels) only a label
+    starting there is taken. From ``dark`` when given, else from the grid's cell (worked out once
+    per grid, cell and ``near``)."""
     if dark is None:
-        return _memo(grid, ("label", cell), lambda: _label(cell_patch(grid, cell), cell_ink(grid, cell)))
-    return _label(dark, _ink_and_lines(dark))
+        return _memo(grid, ("label", cell, near),
+                     lambda: _label(cell_patch(grid, cell), cell_ink(grid, cell), near))
+    return _label(dark, _ink_and_lines(dark), near)
 
 
 def cell_ink(grid: GridFind, cell: Cell) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -393,15 +416,16 @@ def cell_ink(grid: GridFind, cell: Cell) -> tuple[np.ndarray, np.ndarray, np.nda
     return _memo(grid, ("ink", cell), lambda: tuple(map(_read_only, _ink_and_lines(cell_patch(grid, cell)))))
 
 
-def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray]) -> Label | None:
+def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray],
+           near: tuple[float, float] | None = None) -> Label | None:
     """:func:`label_glyphs` of a patch whose :func:`_ink_and_lines` is ``ink``."""
     labels, stats, lines = ink
-    members = _line_members(stats)
+    members = _line_members(stats, near)
     if not members:
         # The blurred edge of a wall left beside the label joins it into one big blob: cut the
         # cell's border band off and look again.
         labels, stats, lines = _ink_and_lines(dark, LABEL_INSET)
-        members = _line_members(stats)
+        members = _line_members(stats, near)
     if not members:
         return None
     digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
@@ -473,6 +497,41 @@ def assumed_label(dark: np.ndarray, top: float, height: float, x0: int, x1: int)
     y0, y1 = int(max(0, top)), int(min(PATCH, top + height))
     glyph = Glyph((x0, y0, x1, y1), ink[y0:y1, x0:x1], 1)
     return Label((glyph,), top, height, dark, 0.0, ink)
+
+
+def _label_choices(grid: GridFind, cell: Cell, label: Label | None, place: tuple[float, float, int, int],
+                   dark: np.ndarray) -> list[Label]:
+    """The labels of ``cell`` worth reading: ``label`` when it sits at the puzzle's usual ``place``;
+    when it is out of it (under SMALL_LABEL of its height, or its top more than PLACE_SLACK heights
+    off) also the label found again at that place, or the :func:`assumed_label` there when none is;
+    only the assumed label when no label was found. :func:`read_clues` keeps the one read likeliest."""
+    top, height = place[:2]
+    if label is None:
+        return [assumed_label(dark, *place)]
+    if label.height >= SMALL_LABEL * height and abs(label.top - top) <= PLACE_SLACK * height:
+        return [label]
+    return [label, label_glyphs(grid, cell, near=(top, height)) or assumed_label(dark, *place)]
+
+
+def _merged(kept: list[tuple[str, float]], other: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """The texts of the reading ``kept`` with those of the ``other`` reading of the same cell at
+    OTHER_SHARE of their probability (the solver may still need them), renormalised, best first."""
+    total: dict[str, float] = {}
+    for texts, share in ((kept, 1.0), (other, OTHER_SHARE)):
+        for text, p in texts:
+            total[text] = total.get(text, 0.0) + share * p
+    mass = sum(total.values()) or 1.0
+    return sorted(((t, p / mass) for t, p in total.items()), key=lambda tp: -tp[1])
+
+
+def _trusted(at_place: list[tuple[str, float]], found: list[tuple[str, float]], assumed: bool) -> bool:
+    """Whether the reading of a label at the usual place (decoded texts, best first) is taken over
+    the reading of the label first found out of it: when it is surer than the other, or — when a
+    label was found there, not just assumed — at least PLACE_TRUST sure (a grid line's remains read
+    as a sure "1" must not win over a "60×" at 0.8; a long clue printed smaller than the others
+    must not lose to the blur assumed at the usual place)."""
+    p = at_place[0][1] if at_place else 0.0
+    return p >= (found[0][1] if found else 0.0) or (not assumed and p >= PLACE_TRUST)
 
 
 NO_OPS_SHARE = 0.3
@@ -570,14 +629,19 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     model = label_model()
     cells = list(cells)
     patches = {cell: cell_patch(grid, cell) for cell in cells}
-    labels = {cell: label_glyphs(grid, cell) for cell in cells}
-    place = usual_place([lab for lab in labels.values() if lab is not None])
-    labels = {cell: lab if lab is not None else assumed_label(patches[cell], *place)
-              for cell, lab in labels.items()}
-    frames = dict(zip((c for c, lab in labels.items() if lab is not None),
-                      label_frames([lab for lab in labels.values() if lab is not None], model,
-                                   left=place[2])))
-    found = {c: decode(f) for c, f in frames.items()}
+    first = {cell: label_glyphs(grid, cell) for cell in cells}
+    place = usual_place([lab for lab in first.values() if lab is not None])
+    choices = [(cell, lab) for cell, lab in first.items() for lab in _label_choices(grid, cell, lab, place, patches[cell])]
+    read = [(cell, lab, f, decode(f)) for (cell, lab), f in zip(choices, label_frames([lab for _, lab in choices], model,
+                                                                                       left=place[2]))]
+    labels, frames, found = {}, {}, {}
+    for cell, lab, f, texts_read in read:  # a cell's label at the usual place comes last
+        if cell not in labels:
+            labels[cell], frames[cell], found[cell] = lab, f, texts_read
+        elif _trusted(texts_read, found[cell], assumed=lab.anchor_strength == 0.0):
+            labels[cell], frames[cell], found[cell] = lab, f, _merged(texts_read, found[cell])
+        else:
+            found[cell] = _merged(found[cell], texts_read)
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":
