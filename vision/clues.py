@@ -513,6 +513,36 @@ def _label_choices(grid: GridFind, cell: Cell, label: Label | None, place: tuple
     return [label, label_glyphs(grid, cell, near=(top, height)) or assumed_label(dark, *place)]
 
 
+def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, float, int, int],
+                  labels: dict, frames: dict, found: dict) -> None:
+    """Read the labels of ``choices`` (a cell's label at the usual place after the one found out of
+    it) and update ``labels``, ``frames`` and ``found`` (decoded texts) per cell: a cell read
+    before keeps its reading unless the new one is :func:`_trusted`, and the texts of both stay."""
+    if not choices:
+        return
+    for (cell, lab), f in zip(choices, label_frames([lab for _, lab in choices], model, left=place[2])):
+        texts_read = decode(f)
+        if cell not in labels:
+            labels[cell], frames[cell], found[cell] = lab, f, texts_read
+        elif _trusted(texts_read, found[cell], assumed=lab.anchor_strength == 0.0):
+            labels[cell], frames[cell], found[cell] = lab, f, _merged(texts_read, found[cell])
+        else:
+            found[cell] = _merged(found[cell], texts_read)
+
+
+def _second_look(grid: GridFind, cell: Cell, label: Label, place: tuple[float, float, int, int],
+                 dark: np.ndarray) -> Label | None:
+    """Another label for a ``cell`` whose ``label`` read as nothing: the label found at the usual
+    place when that is not the same one, else the label assumed there (None when ``label`` was
+    already assumed)."""
+    if label.anchor_strength == 0.0:
+        return None
+    there = label_glyphs(grid, cell, near=place[:2])
+    if there is not None and [g.box for g in there.glyphs] != [g.box for g in label.glyphs]:
+        return there
+    return assumed_label(dark, *place)
+
+
 def _merged(kept: list[tuple[str, float]], other: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """The texts of the reading ``kept`` with those of the ``other`` reading of the same cell at
     OTHER_SHARE of their probability (the solver may still need them), renormalised, best first."""
@@ -631,17 +661,14 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     patches = {cell: cell_patch(grid, cell) for cell in cells}
     first = {cell: label_glyphs(grid, cell) for cell in cells}
     place = usual_place([lab for lab in first.values() if lab is not None])
-    choices = [(cell, lab) for cell, lab in first.items() for lab in _label_choices(grid, cell, lab, place, patches[cell])]
-    read = [(cell, lab, f, decode(f)) for (cell, lab), f in zip(choices, label_frames([lab for _, lab in choices], model,
-                                                                                       left=place[2]))]
+    choices = {cell: _label_choices(grid, cell, lab, place, patches[cell]) for cell, lab in first.items()}
     labels, frames, found = {}, {}, {}
-    for cell, lab, f, texts_read in read:  # a cell's label at the usual place comes last
-        if cell not in labels:
-            labels[cell], frames[cell], found[cell] = lab, f, texts_read
-        elif _trusted(texts_read, found[cell], assumed=lab.anchor_strength == 0.0):
-            labels[cell], frames[cell], found[cell] = lab, f, _merged(texts_read, found[cell])
-        else:
-            found[cell] = _merged(found[cell], texts_read)
+    _read_choices([(cell, lab) for cell, labs in choices.items() for lab in labs], model, place, labels, frames, found)
+    # Every cell asked for starts a cage, so it carries a clue: a label found at the usual place that
+    # read as nothing (a grid line's remains beside the label) is read again as the label there.
+    _read_choices([(cell, again) for cell in cells if not found[cell] and len(choices[cell]) == 1
+                   and (again := _second_look(grid, cell, labels[cell], place, patches[cell])) is not None],
+                  model, place, labels, frames, found)
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":
