@@ -186,3 +186,29 @@ def _held_out_clue_reading(index: int, cell, folder, seed: int = 700):
     grid = find_grid(load_image(path.with_suffix(".jpg")))
     anchors = [tuple(min(map(tuple, cage["cells"]))) for cage in truth["truth"]["cages"]]
     return read_clues(grid, anchors)[cell]
+
+
+def test_a_wide_bold_label_under_the_top_line_keeps_its_top_rows_and_a_dotted_line_goes():
+    # Web-style hand-held photos (held out: k700-0050, -0077, -0194): a long bold clue ("11340×")
+    # printed just under the top line covers 40% of the cell's width in its top rows, which were
+    # taken for a dotted line and cut off — the label read as "9−". A dotted line runs on into the
+    # neighbouring cells; the label's rows do not.
+    import cv2
+    from vision.clues import CELL, MARGIN, PATCH, _ink_and_lines
+
+    def patch(dotted: bool) -> np.ndarray:
+        ink = np.zeros((PATCH, PATCH), np.uint8)
+        cv2.putText(ink, "11340x", (MARGIN + 3, MARGIN + 18), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 255, 3)
+        if dotted:
+            ink[MARGIN - 1:MARGIN + 2, ::3] = 255
+            ink[MARGIN - 1:MARGIN + 2, 1::3] = 255
+        return cv2.GaussianBlur(ink.astype(np.float32) / 255, (0, 0), 0.8)
+
+    dark = patch(dotted=False)
+    top = int(np.flatnonzero((dark[:, MARGIN:MARGIN + CELL] > 0.3).sum(1) >= 0.4 * CELL)[0])
+    assert top <= MARGIN + 0.1 * CELL, "the label's top rows cover 40% of the cell near the line"
+    labels, _, lines = _ink_and_lines(dark)
+    assert (labels[top:top + 2] > 0).sum() >= 0.3 * CELL, "the label's top rows were taken for a dotted line"
+    dotted = patch(dotted=True)
+    labels, _, lines = _ink_and_lines(dotted)
+    assert lines[MARGIN, MARGIN:MARGIN + CELL].all(), "the dotted line was kept as ink"

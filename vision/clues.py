@@ -9,9 +9,9 @@ Algorithm, per cell:
    of the cell is a wall or grid line: its line rows (or columns) are removed and what is left of it
    (glyphs touching the wall) is kept; short thin bits along the cell edge (dotted lines) go.
 3. *Label* (:func:`label_glyphs`): the leftmost digit-high component starting near the top-left
-   (not above the cell's top line) is the anchor; components to its right on the same text line, each within a glyph's gap of the
-   last, join it. Components overlapping in x form one glyph (÷, :); a glyph far wider than a digit
-   is split at its thinnest column (touching digits).
+   (not above the cell's top line) is the anchor; components to its right on the same text line,
+   each within a glyph's gap of the last, join it. Components overlapping in x form one glyph
+   (÷, :); a glyph far wider than a digit is split at its thinnest column (touching digits).
 4. *Read* (:mod:`vision.label_reader`): the label's strip (walls removed) is read whole — a
    small convolutional network scores every column, a grammar-constrained beam search spells the clue — giving
    alternatives with probabilities. (The glyph cuts of step 3 only bound the strip and the crop
@@ -120,8 +120,9 @@ def _cell_patch(grid: GridFind, cell: Cell) -> np.ndarray:
 
 LINE_RUN = 0.7
 """Shortest straight run (in cells) that counts as a wall or grid line rather than a glyph stroke."""
-DASH_BAND, DASH_COVER = 0.1, 0.4
-"""Dotted lines: rows/columns this near (in cells) a cell line, inked over this part of the cell."""
+DASH_BAND, DASH_COVER, DASH_THICK = 0.1, 0.4, 0.1
+"""Dotted lines: rows/columns this near (in cells) a cell line, inked over this part of the cell,
+in a band at most this thick (see :func:`_dash_lines`)."""
 
 
 def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -132,7 +133,8 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     1-px-thick kernel, also one pixel slanted either way for rectifications a little off); glyph
     strokes are shorter, so a glyph touching a line keeps everything but the touching pixels.
     Dotted and dashed lines are rows (columns) within DASH_BAND of a cell line whose ink covers at
-    least DASH_COVER of the cell's width (height): a text row there covers less."""
+    least DASH_COVER of the cell's width (height): a text row there covers less, except the top rows
+    of a wide bold label printed just under the line (see :func:`_dash_lines`)."""
     run = int(LINE_RUN * CELL)
     m = mask.astype(np.uint8)
     lines, vertical = np.zeros_like(m), np.zeros_like(m)
@@ -143,13 +145,30 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lines |= vertical
     inside = slice(MARGIN, MARGIN + CELL)
     index = np.arange(PATCH)
-    band = (np.abs(index - MARGIN) <= DASH_BAND * CELL) | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
-    rows = np.flatnonzero(band & (m[:, inside].sum(1) >= DASH_COVER * CELL))
-    cols = np.flatnonzero(band & (m[inside, :].sum(0) >= DASH_COVER * CELL))
+    top_band = np.abs(index - MARGIN) <= DASH_BAND * CELL
+    band = top_band | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
+    outer = MARGIN - 3  # the neighbouring cells' side of the patch, clear of this cell's lines
+    covered = m[:, inside].sum(1) >= DASH_COVER * CELL
+    # Labels sit under the top line: there a covered row must look like a line (see _dash_lines).
+    rows = np.union1d(np.flatnonzero(band & ~top_band & covered),
+                      _dash_lines(top_band, covered, m[:, :outer].any(1) & m[:, PATCH - outer:].any(1)))
+    cols = np.flatnonzero(band & (m[inside, :].sum(0) >= DASH_COVER * CELL))  # no label is that tall
     lines[rows, :] |= m[rows, :]
     lines[:, cols] |= m[:, cols]
     grow = np.ones((3, 3), np.uint8)
     return cv2.dilate(lines, grow).astype(bool), cv2.dilate(vertical, grow).astype(bool)
+
+
+def _dash_lines(band: np.ndarray, covered: np.ndarray, through: np.ndarray) -> np.ndarray:
+    """Indices of the rows (columns) taken as a dotted line: ``covered`` ones in ``band`` that are
+    either in a run of covered rows at most DASH_THICK of a cell thick or inked ``through`` into
+    the neighbouring cells on both sides. A wide bold label printed just under the line covers as
+    much of its top rows, but in a run as tall as its digits and inside its cell."""
+    thin = np.zeros_like(covered)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], covered.astype(np.int8), [0]])))
+    for start, stop in zip(edges[::2], edges[1::2]):
+        thin[start:stop] = stop - start <= DASH_THICK * CELL
+    return np.flatnonzero(band & covered & (thin | through))
 
 
 GLYPH_OVER_LINE = 0.15
@@ -316,8 +335,8 @@ def _line_members(stats: np.ndarray, near: tuple[float, float] | None = None) ->
         x, y, w, h, _ = stats[i]
         if near is not None and abs(y - near[0]) > PLACE_SLACK * near[1]:
             continue
-        if (MARGIN - ANCHOR_ABOVE <= y < MARGIN + ANCHOR_TOP * CELL and y + h > MARGIN + 1 and min_height <= h <= 0.45 * CELL
-                and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
+        if (MARGIN - ANCHOR_ABOVE <= y < MARGIN + ANCHOR_TOP * CELL and y + h > MARGIN + 1
+                and min_height <= h <= 0.45 * CELL and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
             anchor = i
             break
     if anchor is None:
@@ -504,7 +523,7 @@ def _label_choices(grid: GridFind, cell: Cell, label: Label | None, place: tuple
     """The labels of ``cell`` worth reading: ``label`` when it sits at the puzzle's usual ``place``;
     when it is out of it (under SMALL_LABEL of its height, or its top more than PLACE_SLACK heights
     off) also the label found again at that place, or the :func:`assumed_label` there when none is;
-    only the assumed label when no label was found. :func:`read_clues` keeps the one read likeliest."""
+    only the assumed label when no label was found. :func:`_read_choices` settles between two."""
     top, height = place[:2]
     if label is None:
         return [assumed_label(dark, *place)]
