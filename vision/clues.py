@@ -294,10 +294,16 @@ class Label:
     dark: np.ndarray
     """The cell's darkness patch it was cut from."""
     anchor_strength: float
-    """0..1: how clearly the first glyph looks like clue text (height and contrast)."""
+    """0..1: how clearly the first glyph looks like clue text (height and contrast); 0 for a label
+    only assumed at the puzzle's usual place (:func:`assumed_label`)."""
     ink: np.ndarray
     """The patch's darkness with wall and grid-line pixels set to zero (faint strokes and soft
     edges kept): what :mod:`vision.label_reader` reads."""
+
+    @property
+    def assumed(self) -> bool:
+        """Whether the label was only assumed at the usual place, not found."""
+        return self.anchor_strength == 0.0
 
 
 ANCHOR_TOP = 0.3
@@ -543,7 +549,7 @@ def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, 
         texts_read = decode(f)
         if cell not in labels:
             labels[cell], frames[cell], found[cell] = lab, f, texts_read
-        elif _trusted(texts_read, found[cell], assumed=lab.anchor_strength == 0.0):
+        elif _trusted(texts_read, found[cell], assumed=lab.assumed):
             labels[cell], frames[cell], found[cell] = lab, f, _merged(texts_read, found[cell])
         else:
             found[cell] = _merged(found[cell], texts_read)
@@ -554,7 +560,7 @@ def _second_look(grid: GridFind, cell: Cell, label: Label, place: tuple[float, f
     """Another label for a ``cell`` whose ``label`` read as nothing: the label found at the usual
     place when that is not the same one, else the label assumed there (None when ``label`` was
     already assumed)."""
-    if label.anchor_strength == 0.0:
+    if label.assumed:
         return None
     there = label_glyphs(grid, cell, near=place[:2])
     if there is not None and [g.box for g in there.glyphs] != [g.box for g in label.glyphs]:
