@@ -319,7 +319,7 @@ a label printed in this cell."""
 SMALL_LABEL, PLACE_SLACK = 0.6, 0.5
 """A label under SMALL_LABEL of the puzzle's usual label height, or starting more than PLACE_SLACK
 of it above or below the usual top, is looked for again at the usual place (see
-:func:`read_clues`): a speck left of the real label — a grid line's remains, the tail of a pen
+:func:`_label_choices`): a speck left of the real label — a grid line's remains, the tail of a pen
 digit from the cell above — had been taken for its first glyph and the label read as that speck."""
 PLACE_TRUST = 0.6
 """See :func:`_trusted`."""
@@ -330,19 +330,25 @@ LABEL_INSET = 3
 :func:`label_glyphs`)."""
 
 
+def _in_place(top: float, height: float, near: tuple[float, float]) -> bool:
+    """Whether text starting at ``top`` and ``height`` tall (patch pixels) sits at the puzzle's
+    usual label place ``near = (top, height)``: at least SMALL_LABEL of its height, its top within
+    PLACE_SLACK heights."""
+    return height >= SMALL_LABEL * near[1] and abs(top - near[0]) <= PLACE_SLACK * near[1]
+
+
 def _line_members(stats: np.ndarray, near: tuple[float, float] | None = None) -> list[int] | None:
     """Component indices of the clue label's text line, left to right, or None when no component
     starts a label near the cell's top-left — with ``near = (top, height)``, none starting within
     PLACE_SLACK label-heights of that top and at least SMALL_LABEL of that height tall."""
     order = [i for i in np.argsort(stats[:, 0], kind="stable") if i > 0 and stats[i, 4] > 0]
     anchor = None
-    min_height = 0.08 * CELL if near is None else max(0.08 * CELL, SMALL_LABEL * near[1])
     for i in order:
         x, y, w, h, _ = stats[i]
-        if near is not None and abs(y - near[0]) > PLACE_SLACK * near[1]:
+        if near is not None and not _in_place(y, h, near):
             continue
         if (MARGIN - ANCHOR_ABOVE <= y < MARGIN + ANCHOR_TOP * CELL and y + h > MARGIN + 1
-                and min_height <= h <= 0.45 * CELL and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
+                and 0.08 * CELL <= h <= 0.45 * CELL and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
             anchor = i
             break
     if anchor is None:
@@ -530,12 +536,11 @@ def _label_choices(grid: GridFind, cell: Cell, label: Label | None, place: tuple
     when it is out of it (under SMALL_LABEL of its height, or its top more than PLACE_SLACK heights
     off) also the label found again at that place, or the :func:`assumed_label` there when none is;
     only the assumed label when no label was found. :func:`_read_choices` settles between two."""
-    top, height = place[:2]
     if label is None:
         return [assumed_label(dark, *place)]
-    if label.height >= SMALL_LABEL * height and abs(label.top - top) <= PLACE_SLACK * height:
+    if _in_place(label.top, label.height, place[:2]):
         return [label]
-    return [label, label_glyphs(grid, cell, near=(top, height)) or assumed_label(dark, *place)]
+    return [label, label_glyphs(grid, cell, near=place[:2]) or assumed_label(dark, *place)]
 
 
 def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, float, int, int],
