@@ -184,3 +184,25 @@ def test_every_realdev_screenshot_reads_whole_board_exact():
     totals = summary(scores)
     assert [s.image for s in scores if not s.board_ok] == []
     assert totals["entries_ok"] == 1.0 and totals["confident_wrong"] == 0
+
+
+def test_the_summary_breaks_whole_boards_down_by_level_style_and_photo_resolution(tmp_path):
+    from ui.corpus import plan, write_corpus
+    from ui.photo import LEVELS
+    specs = plan(9, 5)  # three clean, three hand-held, three hard photos, styles in turn
+    write_corpus(tmp_path, specs, workers=1)
+    wrong = specs[4].id  # one hand-held board read wrong
+    scores = evaluate(tmp_path, lambda image: Reading(
+        corrupt_clue(truth_of(image)) if image.stem == wrong else truth_of(image), True))
+    for s, spec in zip(scores, specs):
+        lo, hi = LEVELS[spec.level].px_per_cell
+        assert (s.style, s.level) == (spec.style, spec.level)
+        assert 0.6 * lo <= s.cell_px <= 1.4 * hi, (spec.id, s.cell_px)
+    totals = summary(scores)
+    assert totals["by_level"] == {"clean": {"images": 3, "board_ok": 3}, "handheld": {"images": 3, "board_ok": 2},
+                                  "hard": {"images": 3, "board_ok": 3}}
+    assert totals["by_style_level"][f"{specs[4].style} handheld"] == {"images": 1, "board_ok": 0}
+    groups = totals["by_cell_px"]
+    assert sum(g["images"] for g in groups.values()) == 9 and sum(g["board_ok"] for g in groups.values()) == 8
+    assert list(groups)[0].startswith("under") or list(groups) == sorted(groups)  # low resolutions first
+    assert summary(evaluate(REALDEV, lambda image: Reading(truth_of(image), True)))["by_level"] == {}  # no spec there

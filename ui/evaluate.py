@@ -23,7 +23,7 @@ import json
 import statistics
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable
 
@@ -55,6 +55,11 @@ class ImageScore:
     errors: tuple[str, ...] = field(default=())
     puzzle: str = "kenken"
     """The truth's kind: ``'kenken'`` or ``'kakuro'`` (for a Kakuro ``cages_ok`` is the layout)."""
+    style: str | None = None
+    level: str | None = None
+    """The photo's printed style and level (clean, handheld, hard) when the truth file names them."""
+    cell_px: float | None = None
+    """Photo pixels per cell (the grid's mean side over its cells) when the truth gives the corners."""
 
 
 @dataclass(frozen=True)
@@ -64,6 +69,10 @@ class Truth:
     image: Path
     puzzle: Puzzle | KakuroPuzzle
     solution: tuple[tuple[int, ...], ...] | None
+    style: str | None = None
+    level: str | None = None
+    cell_px: float | None = None
+    """See :class:`ImageScore`."""
 
 
 PARSERS = {"kenken": puzzle_from_json, "kakuro": kakuro_from_json}
@@ -82,8 +91,22 @@ def load_truths(folder: Path) -> list[Truth]:
         if not image.is_file():
             raise PuzzleError(f"{path.name}: its image {data.get('image')!r} is missing")
         solution = data.get("solution")
-        truths.append(Truth(image, PARSERS[kind](data["truth"]), tuple(map(tuple, solution)) if solution else None))
+        puzzle = PARSERS[kind](data["truth"])
+        spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+        truths.append(Truth(image, puzzle, tuple(map(tuple, solution)) if solution else None,
+                            spec.get("style"), spec.get("level"), _cell_px(data.get("corners"), puzzle)))
     return truths
+
+
+def _cell_px(corners, puzzle: Puzzle | KakuroPuzzle) -> float | None:
+    """Pixels per cell of a grid with outer ``corners`` (TL, TR, BR, BL), or None without them."""
+    try:
+        (a, b, c, d) = [(float(x), float(y)) for x, y in corners]
+    except (TypeError, ValueError):
+        return None
+    side = lambda p, q: ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5  # noqa: E731
+    rows, cols = (puzzle.rows, puzzle.cols) if isinstance(puzzle, KakuroPuzzle) else (puzzle.size, puzzle.size)
+    return round((side(a, b) + side(d, c)) / (2 * cols) / 2 + (side(a, d) + side(b, c)) / (2 * rows) / 2, 1)
 
 
 def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
@@ -231,8 +254,8 @@ def evaluate(folder: Path, recognize: Recognizer) -> list[ImageScore]:
         else:
             failure = None
         result = score(truth, reading, time.perf_counter() - start)
-        if failure:
-            result = ImageScore(**{**asdict(result), "errors": (failure,) + result.errors})
+        result = replace(result, style=truth.style, level=truth.level, cell_px=truth.cell_px,
+                         errors=((failure,) if failure else ()) + result.errors)
         scores.append(result)
     return scores
 
@@ -254,7 +277,38 @@ def summary(scores: list[ImageScore]) -> dict:
         "p95_s": round(seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))], 3) if seconds else None,
         "errors": dict(kinds.most_common(12)),
         "puzzles": dict(Counter(s.puzzle for s in scores)),
+        "by_level": _board_by(scores, lambda s: s.level),
+        "by_style_level": _board_by(scores, lambda s: s.style and s.level and f"{s.style} {s.level}"),
+        "by_cell_px": _board_by(scores, _resolution, order=lambda name: (not name.startswith("under"), name)),
     }
+
+
+RESOLUTION_STEPS = (30, 40, 50)
+"""Bounds (photo pixels per cell) of the resolution groups of :func:`summary`."""
+
+
+def _resolution(score: ImageScore) -> str | None:
+    """The resolution group of an image: 'under 30 px', '30-40 px', …, '50 px and over'."""
+    if score.cell_px is None:
+        return None
+    bounds = [b for b in RESOLUTION_STEPS if b <= score.cell_px]
+    if not bounds:
+        return f"under {RESOLUTION_STEPS[0]} px"
+    if bounds[-1] == RESOLUTION_STEPS[-1]:
+        return f"{bounds[-1]} px and over"
+    return f"{bounds[-1]}-{RESOLUTION_STEPS[len(bounds)]} px"
+
+
+def _board_by(scores: list[ImageScore], group: Callable[[ImageScore], str | None], order=None) -> dict:
+    """``{group: {"images": n, "board_ok": k}}`` over the images ``group`` names (whole boards
+    exact, as counts so groups add up), in ``order`` of the names (a sort key; alphabetical)."""
+    out: dict[str, dict[str, int]] = {}
+    for s in scores:
+        if (name := group(s)) is not None:
+            slot = out.setdefault(name, {"images": 0, "board_ok": 0})
+            slot["images"] += 1
+            slot["board_ok"] += bool(s.board_ok)
+    return {name: out[name] for name in sorted(out, key=order)}
 
 
 def _kind(error: str) -> str:

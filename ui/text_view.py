@@ -72,6 +72,10 @@ def eval_summary(totals: dict) -> str:
              f"size: {pct(totals['size_ok'])}   cages: {pct(totals['cages_ok'])}   clues: {pct(totals['clues_ok'])}   "
              f"confident but wrong: {totals['confident_wrong']}",
              f"seconds per image: median {totals['median_s']}, p95 {totals['p95_s']}"]
+    for key, title in (("by_style_level", "whole boards exact by style and level"),
+                       ("by_cell_px", "by photo pixels per cell")):
+        if totals.get(key):
+            lines.append(f"{title}: " + "; ".join(f"{name} {g['board_ok']}/{g['images']}" for name, g in totals[key].items()))
     if totals["errors"]:
         lines.append("errors: " + "; ".join(f"{k} ×{v}" for k, v in totals["errors"].items()))
     return "\n".join(lines)
