@@ -106,7 +106,9 @@ def _cell_px(corners, puzzle: Puzzle | KakuroPuzzle) -> float | None:
         return None
     side = lambda p, q: ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5  # noqa: E731
     rows, cols = (puzzle.rows, puzzle.cols) if isinstance(puzzle, KakuroPuzzle) else (puzzle.size, puzzle.size)
-    return round((side(a, b) + side(d, c)) / (2 * cols) / 2 + (side(a, d) + side(b, c)) / (2 * rows) / 2, 1)
+    across = (side(a, b) + side(d, c)) / 2 / cols   # top and bottom sides
+    down = (side(a, d) + side(b, c)) / 2 / rows     # left and right sides
+    return round((across + down) / 2, 1)
 
 
 def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
@@ -299,7 +301,8 @@ def _resolution(score: ImageScore) -> str | None:
     return f"{bounds[-1]}-{RESOLUTION_STEPS[len(bounds)]} px"
 
 
-def _board_by(scores: list[ImageScore], group: Callable[[ImageScore], str | None], order=None) -> dict:
+def _board_by(scores: list[ImageScore], group: Callable[[ImageScore], str | None],
+              order: Callable[[str], object] | None = None) -> dict:
     """``{group: {"images": n, "board_ok": k}}`` over the images ``group`` names (whole boards
     exact, as counts so groups add up), in ``order`` of the names (a sort key; alphabetical)."""
     out: dict[str, dict[str, int]] = {}

@@ -75,9 +75,10 @@ class KakuroReading:
 
     ``puzzle`` is the settled Kakuro (with ``entries`` when written digits were read); ``status`` and
     ``solution`` the engine's verdict on it; ``confident`` is True only for exactly one solution, no
-    change and every cell and number read surely. ``numbers`` gives the alternatives read for every
-    clue number, ``white`` the probability that each cell is white (0 for the first row and column
-    and for cells showing a clear diagonal).
+    change, every cell and number read surely, and the layout the one the cells' tones say (a cell
+    the layout rules turned is a doubt). ``numbers`` gives the alternatives read for every clue
+    number, ``white`` the probability that each cell is white (0 for the first row and column and
+    for cells showing a clear diagonal).
     """
 
     puzzle: KakuroPuzzle
