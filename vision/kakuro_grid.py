@@ -297,20 +297,35 @@ def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarra
     there is none. A page of text or another grid with dark patches has few. With ``contrast``,
     ``(share, contrast)``: also the upper quartile of those places' diagonal strength over the
     other cells' median (a sample of OTHER_CELLS of them)."""
-    from .kakuro_cells import CLUE_DIAGONAL
+    places, strength = _clue_places(gray, xs, ys, dark)
+    share = _share(strength)
+    return (share, _clue_contrast(gray, xs, ys, dark, places, strength)) if contrast else share
+
+
+def _clue_places(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> tuple[list, np.ndarray]:
+    """The places of clue cells (see :func:`clue_share`) and their diagonal strengths."""
     rows, cols = dark.shape
     places = [(r, c) for r in range(rows) for c in range(cols) if dark[r, c]
               and ((c + 1 < cols and not dark[r, c + 1]) or (r + 1 < rows and not dark[r + 1, c]))]
+    return places, _diagonals(gray, xs, ys, places)
+
+
+def _share(strength: np.ndarray) -> float:
+    """The share of clue places whose diagonal shows (0 when there are none)."""
+    from .kakuro_cells import CLUE_DIAGONAL
+    return float(np.mean(strength >= CLUE_DIAGONAL)) if len(strength) else 0.0
+
+
+def _clue_contrast(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, places: list,
+                   strength: np.ndarray) -> float:
+    """The places' upper-quartile diagonal strength over the other cells' median (0 without places)."""
     if not places:
-        return (0.0, 0.0) if contrast else 0.0
-    strength = _diagonals(gray, xs, ys, places)
-    share = float(np.mean(strength >= CLUE_DIAGONAL))
-    if not contrast:
-        return share
+        return 0.0
+    rows, cols = dark.shape
     chosen = set(places)
     rest = [(r, c) for r in range(rows) for c in range(cols) if (r, c) not in chosen]
     others = _diagonals(gray, xs, ys, rest[::max(1, len(rest) // OTHER_CELLS)])
-    return share, float(np.quantile(strength, 0.75) / max(0.05, float(np.median(others)) if len(others) else 1.0))
+    return float(np.quantile(strength, 0.75) / max(0.05, float(np.median(others)) if len(others) else 1.0))
 
 
 def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
@@ -329,10 +344,11 @@ def _shows_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndar
     """True when the places where ``dark`` says clue cells go show diagonals: CLUE_SHARE_SURE of
     them, or CLUE_SHARE of them clearer than the other cells by CLUE_CONTRAST_LEAST, or
     CLUE_SHARE_FAINT of them far clearer (CLUE_CONTRAST; see :func:`clue_share`)."""
-    clues = clue_share(gray, xs, ys, dark)
+    places, strength = _clue_places(gray, xs, ys, dark)
+    clues = _share(strength)
     if clues >= CLUE_SHARE_SURE or clues < CLUE_SHARE_FAINT:
         return clues >= CLUE_SHARE_SURE
-    contrast = clue_share(gray, xs, ys, dark, True)[1]
+    contrast = _clue_contrast(gray, xs, ys, dark, places, strength)
     return contrast >= CLUE_CONTRAST or (clues >= CLUE_SHARE and contrast >= CLUE_CONTRAST_LEAST)
 
 
