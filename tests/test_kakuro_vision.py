@@ -270,11 +270,22 @@ def test_a_first_row_of_light_grey_clue_cells_is_dark_by_its_diagonals():
     assert (found.rows, found.cols) == (truth.rows, truth.cols) == (10, 11)
 
 
-def _tuning_photo(spec: KakuroSpec, folder) -> np.ndarray:
-    """A Kakuro corpus item made again and read back from its JPEG file, as `kensnap eval` sees it."""
+def _tuning_photo(spec, folder, make=make_kakuro_item) -> np.ndarray:
+    """A corpus item (a Kakuro unless ``make`` says otherwise) made again and read back from its
+    JPEG file, as `kensnap eval` sees it."""
     from ui.corpus import write_item
-    path = write_item(spec, folder, make=make_kakuro_item)
+    path = write_item(spec, folder, make=make)
     return load_image(path.with_suffix(".jpg"))
+
+
+def _held_out_grid(index: int, folder) -> tuple[KakuroGridFind, np.ndarray]:
+    """What the Kakuro finder finds in held-out photo ``index`` of `kensnap corpus --kakuro --count
+    180 --seed 2026`, and the photo's true corners."""
+    from ui.corpus_kakuro import plan_kakuro
+    spec = plan_kakuro(180, 2026)[index]
+    image = _tuning_photo(spec, folder)
+    truth = json.loads((folder / f"{spec.id}.json").read_text())
+    return find_kakuro_grid(image), np.array(truth["corners"])
 
 
 def test_a_cell_the_layout_made_white_against_its_tone_is_never_confident(tmp_path):
@@ -295,13 +306,9 @@ def test_clue_places_are_looked_for_again_beside_a_hard_shadow(tmp_path):
     # white cells pass for dark places of clue cells, which show no diagonal, so the grid was
     # refused as a Kakuro and the photo read as a KenKen. Judged against their neighbours, the
     # places show their diagonals.
-    from ui.corpus_kakuro import plan_kakuro
-    spec = plan_kakuro(180, 2026)[62]
-    image = _tuning_photo(spec, tmp_path)
-    truth = json.loads((tmp_path / f"{spec.id}.json").read_text())
-    found = find_kakuro_grid(image)
+    found, corners = _held_out_grid(62, tmp_path)
     assert (found.rows, found.cols) == (7, 7)
-    assert np.abs(found.corners - np.array(truth["corners"])).max() < 4
+    assert np.abs(found.corners - corners).max() < 4
 
 
 def test_a_lattice_a_few_pixels_off_at_its_far_end_is_fitted_onto_the_grid(tmp_path):
@@ -309,13 +316,9 @@ def test_a_lattice_a_few_pixels_off_at_its_far_end_is_fitted_onto_the_grid(tmp_p
     # right to 4 px, but the comb's end tooth was an edge beside the grid, so its boundaries fell on
     # the cell middles at the far end and the lattice did not stand out: no Kakuro found. A lattice
     # that does not stand out has its ends moved (up to 0.4 of a cell) onto the boundaries.
-    from ui.corpus_kakuro import plan_kakuro
-    spec = plan_kakuro(180, 2026)[115]
-    image = _tuning_photo(spec, tmp_path)
-    truth = json.loads((tmp_path / f"{spec.id}.json").read_text())
-    found = find_kakuro_grid(image)
+    found, corners = _held_out_grid(115, tmp_path)
     assert (found.rows, found.cols) == (10, 10)
-    assert np.abs(found.corners - np.array(truth["corners"])).max() < 5
+    assert np.abs(found.corners - corners).max() < 5
 
 
 def test_a_column_of_newspaper_text_is_no_kakuro(tmp_path):
@@ -324,8 +327,7 @@ def test_a_column_of_newspaper_text_is_no_kakuro(tmp_path):
     # "diagonal" — letters — but only 1.6 times clearer than elsewhere; Kakuro clue cells show theirs
     # at least twice as clearly. Lattices of cells three times taller than wide (10 × 3 over a
     # square outline) are refused too.
-    from ui.corpus import plan, write_item
-    spec = plan(300, 1234)[42]
-    write_item(spec, tmp_path)
+    from ui.corpus import make_item, plan
+    image = _tuning_photo(plan(300, 1234)[42], tmp_path, make=make_item)
     with pytest.raises(NoPuzzleFound):
-        find_kakuro_grid(load_image(tmp_path / f"{spec.id}.jpg"))
+        find_kakuro_grid(image)
