@@ -301,6 +301,21 @@ def test_a_cell_the_layout_made_white_against_its_tone_is_never_confident(tmp_pa
     assert not reading.confident
 
 
+def test_a_second_opinion_on_the_white_cells_is_read_and_the_better_kept(tmp_path):
+    # Tuning photo kk77-0017 (web style, hard): the boundary steps, which weigh most in the layout,
+    # made a white cell dark where a shadow's edge runs along a cell boundary. The layout the tones
+    # say (their weight raised) is read too; it needs no number the photo does not show, so it is
+    # kept. Both layouts make a puzzle with one solution: the reading is not confident.
+    from vision.kakuro import LAYOUT_RIVAL_NOTE
+    spec = KakuroSpec("kk77-0017", 408844575, 6, 6, "web", "hard")
+    image = _tuning_photo(spec, tmp_path)
+    truth = kakuro_from_json(json.loads((tmp_path / "kk77-0017.json").read_text())["truth"])
+    reading = read_kakuro(image)
+    assert reading.puzzle.grid == truth.grid
+    assert LAYOUT_RIVAL_NOTE in reading.notes
+    assert not reading.confident
+
+
 def test_clue_places_are_looked_for_again_beside_a_hard_shadow(tmp_path):
     # Held-out kk2026-0062 (web style, hard, half-filled): a shadow over half the grid made its
     # white cells pass for dark places of clue cells, which show no diagonal, so the grid was

@@ -1,7 +1,8 @@
 """Read a Kakuro from a photo or screenshot: the recipe that chains the Kakuro vision stages.
 
-    load (image_io) → find the R×C grid (kakuro_grid) → white or dark cells (kakuro_cells tones
-    and diagonals, made to make sense by :func:`settle_layout`) → which clue numbers exist (from
+    load (image_io) → find the R×C grid (kakuro_grid) → white or dark cells (kakuro_cells tones,
+    steps and diagonals, made to make sense by :func:`settle_layout`; a second opinion that trusts
+    the tones more is read through too when it differs) → which clue numbers exist (from
     the layout) → the numbers and written digits (kakuro_cells
     glyphs and digit model) → the solver in the loop (:func:`reconcile`) → :class:`KakuroReading`
 
@@ -9,8 +10,8 @@ The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest read
 (every number one of the values read for it) whose puzzle has exactly one solution; every number it
 changes is reported.
 A reading is *confident* only when it has exactly one solution with no change, no other reading
-nearly as likely also has one (a close rival, see :mod:`vision.kakuro_reconcile`), and every cell
-and number was read with high probability. Every stage is timed.
+nearly as likely also has one (a close rival, see :mod:`vision.kakuro_reconcile`; nor the other
+layout, when there were two), and every cell and number was read with high probability. Every stage is timed.
 
 Example::
 
@@ -31,7 +32,7 @@ from .errors import NoPuzzleFound
 from .image_io import load_image
 from .kakuro_cells import (CLUE_DIAGONAL, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
                            digit_model, entry_glyph, number_alternatives, segmentations, white_by_steps,
-                           boundary_steps, white_probabilities)
+                           boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid
 from .kakuro_light import flatten
 from .kakuro_reconcile import ReadingSolver
@@ -132,30 +133,86 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False,
 def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[str, float] | None = None) -> KakuroReading:
     """Read the Kakuro of a grid already found (the stages after the grid finder; a grid from known
     corners, :func:`vision.kakuro_grid.grid_from_corners`, measures them alone). ``seconds`` holds
-    the times of earlier stages."""
+    the times of earlier stages.
+
+    The layout is settled twice: with the boundary steps weighing most (they see white cells the
+    light leaves dim) and, as a second opinion, with the cells' tones weighing more (a shadow's
+    edge along a cell boundary makes a step lie). When the two differ, both are read and the one
+    :func:`_better` ranks first is kept; the other, if it also has exactly one solution, is a rival
+    and the reading is not confident."""
     seconds = dict(seconds or {})
     with timed_stage(seconds, "cells"):
         patches = cell_patches(grid)
         tones, _ = cell_tones(flatten(patches))  # the tones without the shadows; steps and figures as seen
         _, level = cell_tones(patches)
         edge = frozenset((r, c) for r in range(grid.rows) for c in range(grid.cols) if r == 0 or c == 0)
-        white = white_by_steps(white_probabilities(tones), boundary_steps(patches, level), edge)
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}
-        layout = settle_layout(grid.rows, grid.cols, white, diagonal)
-        white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= 2 * CLUE_DIAGONAL else p
-                 for (r, c), p in white.items()}  # the first row and column, and clear diagonals, are dark
-    with timed_stage(seconds, "numbers"):
-        model = digit_model()
-        numbers = read_numbers(layout, patches, level, model)
-        entries, entry_conf = read_entries(layout, patches, level, model)
-    with timed_stage(seconds, "solve"):
-        puzzle, status, solution, changes, notes = reconcile(grid.rows, grid.cols, layout, numbers, entries)
-    sure = (status == "unique" and not changes and not any(note.startswith(RIVAL_NOTE) for note in notes)
-            and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in layout) for cell, p in white.items())
-            and all(alts and alts[0][1] >= SURE for alts in numbers.values()))  # the layout as the tones say
+        tone_white, steps = white_probabilities(tones), boundary_steps(patches, level)
+        options: list[tuple[frozenset[Cell], dict[Cell, float]]] = []
+        for weight in (TONE_WEIGHT, TRUSTED_TONE_WEIGHT):
+            white = white_by_steps(tone_white, steps, edge, weight)
+            layout = settle_layout(grid.rows, grid.cols, white, diagonal)
+            white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= 2 * CLUE_DIAGONAL else p
+                     for (r, c), p in white.items()}  # the first row and column, and clear diagonals, are dark
+            if all(layout != other for other, _ in options):
+                options.append((layout, white))
+    outcomes: list[_Outcome] = []
+    failure: NoPuzzleFound | None = None
+    for layout, white in options:
+        with timed_stage(seconds, "numbers"):
+            model = digit_model()
+            numbers = read_numbers(layout, patches, level, model)
+            entries, entry_conf = read_entries(layout, patches, level, model)
+        with timed_stage(seconds, "solve"):
+            try:
+                result = reconcile(grid.rows, grid.cols, layout, numbers, entries, with_cost=True)
+            except NoPuzzleFound as err:
+                failure = err
+                continue
+        missing = sum(1 for alts in numbers.values() if not alts)
+        outcomes.append(_Outcome(layout, white, numbers, entry_conf, *result, missing))
+    if not outcomes:
+        raise failure or NoPuzzleFound("the cells read do not make a Kakuro")
+    best = min(outcomes, key=_better)
+    notes = list(best.notes)
+    if any(other is not best and other.status == "unique" for other in outcomes):
+        notes.append(LAYOUT_RIVAL_NOTE)
+    sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE))
+                                                                      for note in notes)
+            and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in best.layout) for cell, p in best.white.items())
+            and all(alts and alts[0][1] >= SURE for alts in best.numbers.values()))  # the layout as the tones say
     extra = {"rectified": grid.rectified} if debug else {}
-    return KakuroReading(puzzle, status, solution, sure, tuple(changes), numbers, white, entry_conf, grid,
-                         seconds, tuple(notes), extra)
+    return KakuroReading(best.puzzle, best.status, best.solution, sure, tuple(best.changes), best.numbers, best.white,
+                         best.entry_confidence, grid, seconds, tuple(notes), extra)
+
+
+LAYOUT_RIVAL_NOTE = "another layout of the white cells also has exactly one solution"
+"""How a reading's notes say a second opinion on the white cells also made a puzzle with one solution."""
+
+
+@dataclass(frozen=True, eq=False)
+class _Outcome:
+    """One layout of the white cells read through: its numbers, entries and the solver's verdict;
+    ``missing`` counts the numbers the layout needs of which no figure was seen (or none a run of its
+    length can make)."""
+
+    layout: frozenset[Cell]
+    white: dict[Cell, float]
+    numbers: dict[Slot, tuple[tuple[int, float], ...]]
+    entry_confidence: dict[Cell, float]
+    puzzle: KakuroPuzzle
+    status: str
+    solution: Grid | None
+    changes: list[KakuroChange]
+    notes: list[str]
+    cost: float
+    missing: int
+
+
+def _better(outcome: _Outcome) -> tuple[bool, int, float]:
+    """Rank of a layout's outcome, best first: exactly one solution, then fewer numbers the photo does
+    not show where the layout needs them, then the likelier reading of the numbers."""
+    return outcome.status != "unique", outcome.missing, outcome.cost
 
 
 def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict[Cell, float]) -> frozenset[Cell]:
@@ -268,11 +325,12 @@ def build_puzzle(rows: int, cols: int, layout, choice: dict[Slot, int], entries:
 
 
 def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int, float], ...]],
-              entries: Grid | None) -> tuple[KakuroPuzzle, str, Grid | None, list[KakuroChange], list[str]]:
+              entries: Grid | None, with_cost: bool = False) -> tuple:
     """The solver in the loop (:mod:`vision.kakuro_reconcile`): ``(puzzle, status, solution,
     changes, notes)`` for the likeliest reading of the numbers whose puzzle has exactly one
-    solution, or the reading as read (and its status) when none is found. Raises NoPuzzleFound
-    when the layout read is no Kakuro (a run of ten cells)."""
+    solution, or the reading as read (and its status) when none is found; ``with_cost`` adds the
+    found reading's cost (:class:`vision.kakuro_reconcile.Settled`) as a sixth value. Raises
+    NoPuzzleFound when the layout read is no Kakuro (a run of ten cells)."""
     read = {slot: alts[0][0] if alts else None for slot, alts in numbers.items()}
     try:  # the shape of the puzzle (an unread number stands in as 1)
         puzzle = build_puzzle(rows, cols, layout, {slot: v or 1 for slot, v in read.items()}, None)
@@ -301,6 +359,8 @@ def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int,
                      f"{'no' if settled.status == 'none' else 'more than one'} solution)")
     if entries is not None:
         puzzle = puzzle.with_entries(entries)
+    if with_cost:
+        return puzzle, settled.status, solution, changes, notes, settled.cost
     return puzzle, settled.status, solution, changes, notes
 
 

@@ -244,6 +244,9 @@ DARK_STEP_SHARE = 0.5
 """Share of STEP_WEIGHT that two dark cells pay for a step as large as a white cell's beside them."""
 TONE_WEIGHT = 0.3
 """Weight of a cell's own tone (its -log probability) against the boundary steps."""
+TRUSTED_TONE_WEIGHT = 1.0
+"""The tone's weight in the second opinion :mod:`vision.kakuro` asks for (a shadow's edge along a
+cell boundary makes the steps lie; light grey blocks make the tones lie)."""
 TONE_CLIP = 0.03
 """A tone probability is clipped into [TONE_CLIP, 1 - TONE_CLIP]: a shadow can fool any tone."""
 
@@ -281,16 +284,16 @@ def step_costs(step: float) -> tuple[float, float, float, float]:
     return v00, v01, v10, min(v11, v01 + v10 - v00)
 
 
-def white_by_steps(white: dict, steps: dict, dark: frozenset) -> dict:
+def white_by_steps(white: dict, steps: dict, dark: frozenset, tone_weight: float = TONE_WEIGHT) -> dict:
     """P(white) per cell from its tone (``white``) and the boundary steps (:func:`boundary_steps`)
-    together: the labelling of least total cost (tone costs TONE_WEIGHT·-log p, step costs
+    together: the labelling of least total cost (tone costs ``tone_weight``·-log p, step costs
     :func:`step_costs`; cells in ``dark`` are dark), found exactly by a minimum cut, and for each
     cell the logistic of how much dearer the other label would be with its neighbours kept."""
     cells = sorted(white)
     unary = {}
     for cell in cells:
         p = min(1 - TONE_CLIP, max(TONE_CLIP, white[cell]))
-        unary[cell] = [TONE_WEIGHT * -np.log(1 - p), TONE_WEIGHT * -np.log(p)]
+        unary[cell] = [tone_weight * -np.log(1 - p), tone_weight * -np.log(p)]
         if cell in dark:
             unary[cell] = [0.0, 1e3]
     pair = {edge: step_costs(step) for edge, step in steps.items()}

@@ -54,13 +54,15 @@ class Settled:
     """The outcome: ``reading`` (slot → value), ``status`` of the puzzle it makes (``'unique'``,
     ``'multiple'`` or ``'none'``), ``solution`` when unique, ``questions`` asked, and ``rival``: a
     different reading that also has exactly one solution and costs at most RIVAL_MARGIN more
-    (None when the search found none)."""
+    (None when the search found none); ``cost`` is the reading's (minus the log of its
+    probability; infinite when none was found)."""
 
     reading: dict[Slot, int]
     status: str
     solution: dict[Cell, int] | None
     questions: int
     rival: dict[Slot, int] | None = None
+    cost: float = float("inf")
 
 
 class ReadingSolver:
@@ -130,7 +132,7 @@ class ReadingSolver:
                 if differ is None:
                     reading = self._reading(slots, picks, grid)
                     rival, asked = self._rival(slots, picks, queue, seen, MAX_QUESTIONS - questions, reading)
-                    return Settled(reading, "unique", grid, questions + asked, rival)
+                    return Settled(reading, "unique", grid, questions + asked, rival, self._cost(slots, picks))
                 status = "multiple"
                 cells = [cell for cell in grid if grid[cell] != differ[cell]]
                 doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
