@@ -70,7 +70,7 @@ def test_the_solver_in_the_loop_repairs_a_misread_number_and_fills_an_unread_one
     numbers[((0, 3), "down")] = ((12, 0.7), (17, 0.25))  # 17 misread as 12
     numbers[((4, 4), "across")] = ()  # 13 not read at all
     layout = frozenset(truth.whites)
-    puzzle, status, solution, changes, _ = reconcile(truth.rows, truth.cols, layout, numbers, None)
+    puzzle, status, solution, changes, _, _ = reconcile(truth.rows, truth.cols, layout, numbers, None)
     assert status == "unique" and puzzle.grid == truth.grid
     assert {(c.slot, c.read, c.used) for c in changes} == {(((0, 3), "down"), 12, 17), (((4, 4), "across"), None, 13)}
     assert solution == solve_kakuro(truth).solution

@@ -165,7 +165,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
             entries, entry_conf = read_entries(layout, patches, level, model)
         with timed_stage(seconds, "solve"):
             try:
-                result = reconcile(grid.rows, grid.cols, layout, numbers, entries, with_cost=True)
+                result = reconcile(grid.rows, grid.cols, layout, numbers, entries)
             except NoPuzzleFound as err:
                 failure = err
                 continue
@@ -325,12 +325,12 @@ def build_puzzle(rows: int, cols: int, layout, choice: dict[Slot, int], entries:
 
 
 def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int, float], ...]],
-              entries: Grid | None, with_cost: bool = False) -> tuple:
+              entries: Grid | None) -> tuple[KakuroPuzzle, str, Grid | None, list[KakuroChange], list[str], float]:
     """The solver in the loop (:mod:`vision.kakuro_reconcile`): ``(puzzle, status, solution,
-    changes, notes)`` for the likeliest reading of the numbers whose puzzle has exactly one
-    solution, or the reading as read (and its status) when none is found; ``with_cost`` adds the
-    found reading's cost (:class:`vision.kakuro_reconcile.Settled`) as a sixth value. Raises
-    NoPuzzleFound when the layout read is no Kakuro (a run of ten cells)."""
+    changes, notes, cost)`` for the likeliest reading of the numbers whose puzzle has exactly one
+    solution (``cost``: minus the log of its probability), or the reading as read (and its status,
+    cost infinite) when none is found. Raises NoPuzzleFound when the layout read is no Kakuro (a run
+    of ten cells)."""
     read = {slot: alts[0][0] if alts else None for slot, alts in numbers.items()}
     try:  # the shape of the puzzle (an unread number stands in as 1)
         puzzle = build_puzzle(rows, cols, layout, {slot: v or 1 for slot, v in read.items()}, None)
@@ -359,9 +359,7 @@ def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int,
                      f"{'no' if settled.status == 'none' else 'more than one'} solution)")
     if entries is not None:
         puzzle = puzzle.with_entries(entries)
-    if with_cost:
-        return puzzle, settled.status, solution, changes, notes, settled.cost
-    return puzzle, settled.status, solution, changes, notes
+    return puzzle, settled.status, solution, changes, notes, settled.cost
 
 
 def _value(puzzle: KakuroPuzzle, cell: Cell, direction: str) -> int | None:
