@@ -64,3 +64,12 @@ def test_a_lost_operator_is_put_back_and_reported_as_a_change():
     cage = next(c for c in result.puzzle.cages if c.cells == PUZZLE.cages[i].cells)
     assert (cage.op, cage.target) == ("-", 2)
     assert [c.reason for c in result.changes] == ["its operator was not seen"]
+
+
+def test_readings_that_name_the_same_clue_add_up():
+    # "2÷" read as a bare "2" (0.7; its operator unseen, − the likeliest lost one) and as "2÷" (0.2):
+    # together ÷ is likelier than −, which these digits (2, 4) also fit.
+    result = reconcile(4, CELLS, readings({1: [("=", 2, 0.7), ("/", 2, 0.2)]}))
+    assert result.status == "unique" and result.solution == SOLUTION
+    cage = next(c for c in result.puzzle.cages if c.cells == PUZZLE.cages[1].cells)
+    assert (cage.op, cage.target) == ("/", 2)

@@ -159,10 +159,10 @@ def _unseen_operator(alt: tuple[str, int, float]) -> list[tuple[str, int, float]
 
 
 def _unique(alts: list[tuple[str, int, float]]) -> list[tuple[str, int, float]]:
-    """Alternatives without repeated clues, keeping the first (most likely) of each."""
-    out, seen = [], set()
-    for a in alts:
-        if a[:2] not in seen:
-            seen.add(a[:2])
-            out.append(a)
-    return out
+    """Alternatives without repeated clues, most likely first: readings that name the same clue add
+    up (they are different texts of one label — "2÷" read outright, and "2" with its operator
+    unseen, taken as ÷ — so the clue is as likely as both together)."""
+    total: dict[tuple[str, int], float] = {}
+    for op, target, p in alts:
+        total[(op, target)] = total.get((op, target), 0.0) + p
+    return sorted(((op, target, min(1.0, p)) for (op, target), p in total.items()), key=lambda a: -a[2])
