@@ -83,9 +83,9 @@ foreshortens a side by 6%). On KenKen photos lattices of 10 × 3 and 13 × 4 cel
 other checks."""
 FIT_REACH, FIT_GAIN = 0.4, 0.02
 """A lattice that does not stand out (MIN_CONTRAST) has its ends moved by up to FIT_REACH of a
-cell, and its count by one, where that makes its boundaries stand out from its cell middles by
-FIT_GAIN more (edge strength units): a comb a pixel off per cell, or whose end tooth is an edge
-beside the grid, lies half a cell off at its far end."""
+cell (its count kept), where that makes its boundaries stand out from its cell middles by FIT_GAIN
+more (edge strength units): a comb a pixel off per cell, or whose end tooth is an edge beside the
+grid, lies half a cell off at its far end."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
 EDGE_LIGHT = 0.8
@@ -200,7 +200,7 @@ def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, f
         return 0.0, 0.0, 0, 0.0
     a, b = _refined(p, a, b, n)
     contrast = float(_contrast(p, grown, np.array([a]), np.array([b]), n)[0])
-    return (a, b, n, contrast) if contrast >= MIN_CONTRAST else _best_fit(p, grown, a, b, n, step)
+    return (a, b, n, contrast) if contrast >= MIN_CONTRAST else _best_fit(p, grown, a, b, n, step, contrast)
 
 
 def _contrast(p: np.ndarray, grown: np.ndarray, a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
@@ -213,21 +213,18 @@ def _contrast(p: np.ndarray, grown: np.ndarray, a: np.ndarray, b: np.ndarray, n:
     return np.quantile(inner, 0.5, axis=-1) - np.quantile(mids, 0.75, axis=-1)
 
 
-def _best_fit(p: np.ndarray, grown: np.ndarray, a: float, b: float, n: int, step: float) -> tuple[float, float, int, float]:
-    """``(a, b, n, contrast)``: the ends within FIT_REACH of a cell of ``a`` and ``b``, and the count
-    within one of ``n``, whose lattice stands out most (:func:`_contrast`) — for a lattice that does
-    not stand out as found."""
+def _best_fit(p: np.ndarray, grown: np.ndarray, a: float, b: float, n: int, step: float,
+              contrast: float) -> tuple[float, float, int, float]:
+    """``(a, b, n, contrast)``: the ends within FIT_REACH of a cell of ``a`` and ``b`` whose lattice
+    of n cells stands out most (:func:`_contrast`), when it stands out FIT_GAIN more than the lattice
+    as found (of ``contrast``); else the lattice as found."""
     shifts = np.arange(-FIT_REACH * step, FIT_REACH * step + 0.5, 1.0)
     aa, bb = np.meshgrid(a + shifts, b + shifts, indexing="ij")
-    best = (a, b, n, float(_contrast(p, grown, np.array([a]), np.array([b]), n)[0]))
-    for count in (n,):
-        if not MIN_SIDE <= count <= MAX_SIDE:
-            continue
-        scores = _contrast(p, grown, aa, bb, count)
-        i = np.unravel_index(int(np.argmax(scores)), scores.shape)
-        if scores[i] > best[3] + FIT_GAIN:
-            best = (float(aa[i]), float(bb[i]), count, float(scores[i]))
-    return best
+    scores = _contrast(p, grown, aa, bb, n)
+    i = np.unravel_index(int(np.argmax(scores)), scores.shape)
+    if scores[i] > contrast + FIT_GAIN:
+        return float(aa[i]), float(bb[i]), n, float(scores[i])
+    return a, b, n, contrast
 
 
 def _comb(p: np.ndarray, grown: np.ndarray, step: float, lo: int, hi: int) -> tuple[float, float]:
