@@ -89,7 +89,9 @@ def test_upload_a_photo_and_see_it_solved(server):
                 "() => [...document.images].filter(i => i.complete && i.naturalWidth > 100).length >= 3")
             captions = page.locator("[data-testid=stImageCaption], [data-testid=caption]").all_inner_texts()
             assert any("drawn into your photo" in text for text in captions), captions
-            assert page.get_by_role("button", name="Download this picture (PNG)").is_visible()
+            download = page.get_by_role("button", name="Download this picture (PNG)")
+            download.wait_for()  # rendered after the pictures; on a slow machine a moment later
+            assert download.is_visible()
             SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
             page.set_viewport_size({"width": 1280, "height": 2000})  # Streamlit scrolls inside its own box
             page.wait_for_timeout(500)
