@@ -198,7 +198,7 @@ def candidate_quads(gray: np.ndarray, pad: int = 0) -> list[np.ndarray]:
                 quads.append(quad)
     quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))  # a tight crop
     quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
-    return _distinct(quads)[:MAX_CANDIDATES]
+    return distinct(quads)[:MAX_CANDIDATES]
 
 
 def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
@@ -207,7 +207,7 @@ def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
     return sides.min() >= 0.4 * sides.max() and cv2.isContourConvex(quad.astype(np.float32))
 
 
-def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
+def distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
     """The quads without near-duplicates (all corners within 2 % of the side of an earlier one)."""
     kept: list[np.ndarray] = []
     for quad in quads:

@@ -222,7 +222,8 @@ def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict
     sense, the less sure cell giving way: a dark cell without a diagonal (a block) cannot come
     right before a white cell (that place holds a clue: a surely dark one is taken for a clue cell
     whose diagonal did not show); a clue cell needs a white cell right of it or below it (never one of
-    the first row or column, which hold clue cells and blocks only)."""
+    the first row or column, which hold clue cells and blocks only); no white cell is alone in its
+    run across or down (:func:`_no_lone_whites`)."""
     clue = {cell for cell, d in diagonal.items() if d >= CLUE_DIAGONAL and white[cell] < SURE_CELL}
     whites = {cell for cell, p in white.items() if p >= 0.5 and cell not in clue and cell[0] > 0 and cell[1] > 0}
     doubt = lambda cell: min(white[cell], 1 - white[cell])  # noqa: E731
@@ -250,9 +251,29 @@ def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict
                     if options:
                         whites.add(max(options, key=lambda x: white[x]))
                         changed = True
+        changed |= _no_lone_whites(rows, cols, whites, clue, doubt)
         if not changed:
             break
     return frozenset(whites)
+
+
+def _no_lone_whites(rows: int, cols: int, whites: set[Cell], clue: set[Cell], doubt) -> bool:
+    """Give way where a white cell is alone in its row's or its column's run (a Kakuro's runs have
+    two cells or more): the least sure of the lone cell and the dark cell after it (when that one is
+    no clue cell and not in the first row or column) turns. True when a cell turned."""
+    for r, c in sorted(whites):
+        for dr, dc in ((0, 1), (1, 0)):
+            before, after = (r - dr, c - dc), (r + dr, c + dc)
+            if before in whites or after in whites:
+                continue
+            options = [(r, c)] + ([after] if after[0] < rows and after[1] < cols and after not in clue else [])
+            worst = max(options, key=doubt)
+            if worst == (r, c):
+                whites.discard(worst)
+            else:
+                whites.add(worst)
+            return True
+    return False
 
 
 def slots(layout: frozenset[Cell], rows: int, cols: int) -> dict[Slot, int]:
