@@ -86,3 +86,15 @@ def test_a_close_rival_reading_is_reported():
     assert settled.status == "unique" and settled.reading == {((0, 1), "down"): 1, ((0, 2), "down"): 2,
                                                               ((1, 0), "across"): 3}
     assert settled.rival == {((0, 1), "down"): 3, ((0, 2), "down"): 2, ((1, 0), "across"): 5}
+
+
+def test_the_digit_model_reads_the_digits_of_a_photographed_kakuro_it_never_saw():
+    # Seeds 10 001..10 004 are far outside the training seeds (0..599): photos of random Kakuro,
+    # its clue and written digits cut by the reading code itself, labelled by the renderer.
+    from vision.kakuro_cells import DIGITS, _training_chunk, digit_model
+    rows, labels = _training_chunk([10_001, 10_002, 10_003, 10_004])
+    assert len(labels) >= 40
+    probs = digit_model().probabilities(np.stack(rows))
+    assert probs.shape == (len(labels), len(DIGITS))
+    assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
+    assert np.mean(probs.argmax(axis=1) == np.array(labels)) >= 0.97

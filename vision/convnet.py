@@ -1,4 +1,5 @@
-"""A small convolutional network in numpy: the frame classifier behind the whole-label clue reader.
+"""A small convolutional network in numpy: the frame classifier behind the whole-label clue reader,
+and half of the Kakuro digit reader (:class:`vision.kakuro_cells.DigitModel`).
 
 Why a convolutional net and not :mod:`vision.mlp`: a label frame is a STRIP_H × WINDOW window of a
 blurred clue label; the same stroke shapes matter wherever they fall in the window. The perceptron

@@ -26,7 +26,7 @@ Algorithm:
    at least ENTRY_HEIGHT of the cell high.
 5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its larger side and
    resized to 16×16, plus its aspect and ink density, goes to a small perceptron
-   (:mod:`vision.mlp`) fitted on glyphs cut by this same code, from the grid as the finder finds
+   (:mod:`vision.mlp`) and its image to a small convolutional network (:class:`DigitModel`), fitted on glyphs cut by this same code, from the grid as the finder finds
    it, in Kakuro drawn by :func:`ui.render_kakuro.render_kakuro` and photographed by
    :func:`ui.photo.simulate` at every level. The model is cached on disk (``~/.cache/kensnap``, see
    :func:`vision.glyphs.cache_dir`) under :data:`MODEL_VERSION`.
@@ -41,10 +41,11 @@ import numpy as np
 
 from .bend import band_profile, bend_field
 from .kakuro_grid import KakuroGridFind
+from .convnet import ConvNet, fit_convnet
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
-MODEL_VERSION = "kakuro-digits-v15"
+MODEL_VERSION = "kakuro-digits-v16"
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -82,6 +83,8 @@ TRAINING_PUZZLES = 600
 """Drawn and photographed Kakuro the digit model learns from. Digits of hard photos (160 other
 training Kakuro) read right by the model fitted on 75, 150, 300 and 600 of them: 94.2%, 95.4%,
 96.8%, 97.1% (a wider network, 512 × 256, gained nothing)."""
+CONV_EPOCHS = 16
+"""Epochs of the convolutional digit model (see :class:`DigitModel`)."""
 TRAINING_LEVELS = ("clean", "handheld", "hard", "hard")
 """Photo levels of the training Kakuro in turn (hard twice: its small, shaded digits are the most
 often misread)."""
@@ -612,16 +615,40 @@ def glyph_features(ink: np.ndarray) -> np.ndarray:
 
 
 # -- the model --------------------------------------------------------------------------------------
+@dataclass(frozen=True, eq=False)
+class DigitModel:
+    """The Kakuro digit reader: a perceptron on the glyph features and a small convolutional network
+    (:mod:`vision.convnet`) on the glyph's WINDOW × WINDOW image, their probabilities averaged.
+    Fitted on the glyphs of 300 training Kakuro, digits of hard photos (160 others) read right:
+    perceptron 96.75%, network 97.32%, both 97.59% (clean and hand-held 99.8–100% each)."""
+
+    mlp: Mlp
+    conv: ConvNet
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        return self.mlp.classes
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        """Rows of :func:`glyph_features` → rows of probabilities over DIGITS (rows sum to 1)."""
+        image = np.ascontiguousarray(features[:, :WINDOW * WINDOW])
+        return 0.5 * (self.mlp.probabilities(features) + self.conv.probabilities(image))
+
+
 @lru_cache(maxsize=1)
-def digit_model() -> Mlp:
+def digit_model() -> DigitModel:
     """The Kakuro digit model (clue digits 0..9 and written digits), from the disk cache or fitted
-    now (about nine minutes on two busy processes, once)."""
-    path = cache_dir() / f"{MODEL_VERSION}.npz"
-    model = Mlp.load(path)
-    if model is None:
-        model = fit_mlp(*training_glyphs(range(TRAINING_PUZZLES)), DIGITS, hidden=(256, 128), epochs=40, seed=1)
-        model.save(path)
-    return model
+    now (about twelve minutes on two busy processes, once)."""
+    mlp_path, conv_path = (cache_dir() / f"{MODEL_VERSION}-{kind}.npz" for kind in ("mlp", "conv"))
+    mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
+    if mlp is None or conv is None:
+        rows, labels = training_glyphs(range(TRAINING_PUZZLES))
+        mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
+        conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS, shape=(WINDOW, WINDOW),
+                           hidden=128, epochs=CONV_EPOCHS, seed=1)
+        mlp.save(mlp_path)
+        conv.save(conv_path)
+    return DigitModel(mlp, conv)
 
 
 def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
@@ -700,7 +727,7 @@ def _random_clue(rng, present) -> int | None:
     return rng.randint(10, 45) if rng.random() < 0.67 else rng.randint(1, 9)
 
 
-def classify(model: Mlp, glyphs: list[np.ndarray]) -> np.ndarray:
+def classify(model: DigitModel, glyphs: list[np.ndarray]) -> np.ndarray:
     """Digit probabilities (len(glyphs) × 10)."""
     if not glyphs:
         return np.zeros((0, len(DIGITS)))
