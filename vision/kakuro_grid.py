@@ -39,8 +39,8 @@ import numpy as np
 
 from .errors import NoPuzzleFound
 from .model import GridFind
-from .grid import (candidate_quads, distinct, find_grid, locate_border, order_corners, pyramid, square_homography, warp_square,
-                   work_copy)
+from .grid import (candidate_quads, distinct, find_grid, locate_border, order_corners, pyramid, square_homography,
+                   warp_square, work_copy)
 
 PROBE_SIDE = 480
 PROBE_MARGIN = 0.06
