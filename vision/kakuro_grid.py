@@ -471,7 +471,8 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     quads = candidate_quads(gray) + _fitted_outline(image, scale, kenken)
     probes = [p for quad in quads if (p := probe(levels, quad)) is not None]
     if not probes:
-        fresh = distinct(quads + candidate_quads(flattened(gray)))[len(distinct(quads)):]
+        seen = distinct(quads)
+        fresh = distinct(seen + candidate_quads(flattened(gray)))[len(seen):]
         probes = [p for quad in fresh if (p := probe(levels, quad)) is not None]
     if not probes:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
