@@ -39,7 +39,7 @@ import numpy as np
 
 from .errors import NoPuzzleFound
 from .model import GridFind
-from .grid import (candidate_quads, distinct, find_grid, locate_border, order_corners, pyramid, square_homography,
+from .grid import (candidate_quads, darkness, distinct, find_grid, locate_border, order_corners, pyramid, square_homography,
                    warp_square, work_copy)
 
 PROBE_SIDE = 480
@@ -488,14 +488,10 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
 
 
 def flattened(gray: np.ndarray) -> np.ndarray:
-    """``gray`` over its local paper tone (a closing over FLAT_REACH of the shorter side, on a copy a
-    quarter the size): a shadow's edge is gone, the ink and the blocks stay dark."""
-    h, w = gray.shape
-    small = cv2.resize(gray, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_AREA)
-    k = max(3, int(min(h, w) * FLAT_REACH / 4) | 1)
-    paper = cv2.GaussianBlur(cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((k, k), np.uint8)), (0, 0), k / 4)
-    paper = cv2.resize(paper, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
-    return np.clip(gray.astype(np.float32) / np.maximum(paper, 1.0) * 230.0, 0, 255).astype(np.uint8)
+    """``gray`` over its local paper tone (:func:`vision.grid.darkness` with a closing over
+    FLAT_REACH of the shorter side): a shadow's edge is gone, the ink and the blocks stay dark."""
+    reach = max(1, int(min(gray.shape) * FLAT_REACH / 2))
+    return (230.0 * (1.0 - darkness(gray, reach))).astype(np.uint8)
 
 
 def _fitted_outline(image: np.ndarray, scale: float, kenken: tuple[GridFind, ...] | None = None) -> list[np.ndarray]:
