@@ -14,7 +14,7 @@ from ui.cli import main
 from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
-from vision.kakuro import read_kakuro, reconcile, settle_layout
+from vision.kakuro import LAYOUT_RIVAL_NOTE, read_kakuro, reconcile, settle_layout
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
@@ -299,17 +299,20 @@ def _held_out_grid(index: int, folder) -> tuple[KakuroGridFind, np.ndarray]:
     return find_kakuro_grid(image), np.array(truth["corners"])
 
 
-def test_a_cell_the_layout_made_white_against_its_tone_is_never_confident(tmp_path):
+def test_a_shadowed_run_its_clue_figures_announce_is_read_but_not_trusted(tmp_path):
     # Tuning photo kk77-0062 (web style, hard): a hard shadow over the bottom row makes its two white
-    # cells look dark; the layout rules then made one of them white again (a clue cell needs a cell
-    # to clue), and the puzzle so read had exactly one solution — reported as confident although a
-    # cell's tone said "surely dark". Now a reading is confident only when its layout is the tones'.
+    # cells look dark. The layout rules once made one of them white again and the puzzle so read was
+    # reported as confident although a cell's tone said "surely dark"; then the run's last cell
+    # stayed dark and the board was misread. Now the clue cells' figures ("a number stands in this
+    # half, so its run begins after it") make both cells white: the board is read right, but as
+    # the tones still disagree and another layout also has one solution, it is not trusted.
     spec = KakuroSpec("kk77-0062", 1270757788, 8, 7, "web", "hard")
     image = _tuning_photo(spec, tmp_path)
     truth = kakuro_from_json(json.loads((tmp_path / "kk77-0062.json").read_text())["truth"])
     reading = read_kakuro(image)
-    assert reading.puzzle.grid != truth.grid  # still misread: the shadow hides the run's last cell
+    assert reading.puzzle.grid == truth.grid
     assert not reading.confident
+    assert LAYOUT_RIVAL_NOTE in reading.notes
 
 
 def test_a_shadowed_white_cell_alone_in_its_run_is_made_white_again_but_not_trusted(tmp_path):

@@ -290,11 +290,13 @@ def step_costs(step: float) -> tuple[float, float, float, float]:
     return v00, v01, v10, min(v11, v01 + v10 - v00)
 
 
-def white_by_steps(white: dict, steps: dict, dark: frozenset, tone_weight: float = TONE_WEIGHT) -> dict:
+def white_by_steps(white: dict, steps: dict, dark: frozenset, tone_weight: float = TONE_WEIGHT,
+                   said: dict | None = None) -> dict:
     """P(white) per cell from its tone (``white``) and the boundary steps (:func:`boundary_steps`)
     together: the labelling of least total cost (tone costs ``tone_weight``·-log p, step costs
-    :func:`step_costs`; cells in ``dark`` are dark), found exactly by a minimum cut, and for each
-    cell the logistic of how much dearer the other label would be with its neighbours kept."""
+    :func:`step_costs`; cells in ``dark`` are dark; ``said`` maps cells to (label, cost) that the
+    other label pays on top), found exactly by a minimum cut, and for each cell the logistic of how much dearer the other label would be with
+    its neighbours kept."""
     cells = sorted(white)
     unary = {}
     for cell in cells:
@@ -302,6 +304,8 @@ def white_by_steps(white: dict, steps: dict, dark: frozenset, tone_weight: float
         unary[cell] = [tone_weight * -np.log(1 - p), tone_weight * -np.log(p)]
         if cell in dark:
             unary[cell] = [0.0, 1e3]
+        elif said and cell in said:
+            unary[cell][1 - said[cell][0]] += said[cell][1]
     pair = {edge: step_costs(step) for edge, step in steps.items()}
     labels = min_cut_labels(cells, unary, pair)
     out = {}
@@ -443,6 +447,19 @@ def _without_diagonal_remnants(ink: np.ndarray, shift: int, width: int) -> np.nd
     return out
 
 
+@lru_cache(maxsize=4)
+def _diagonals(reach: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows, lengths)``: for each offset d in -reach..reach, the flat indices of the CELL-px
+    patch's pixels on x - y = d inside its EDGE margin (padded with -1), and how many there are."""
+    ys, xs = np.mgrid[0:CELL, 0:CELL]
+    inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
+    lines = [np.flatnonzero((xs - ys == d) & inside) for d in range(-reach, reach + 1)]
+    rows = np.full((len(lines), max(map(len, lines))), -1, np.int64)
+    for i, line in enumerate(lines):
+        rows[i, :len(line)] = line
+    return rows, np.array([len(line) for line in lines])
+
+
 def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
     """Where a clue cell's diagonal really runs, and how wide it is: the offset d of the line
     x - y = d (within ``reach`` of the corner-to-corner diagonal) along which the patch differs
@@ -450,9 +467,10 @@ def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
     diagonal crosses lines near it for a short stretch only), and the half-width (at least DIAGONAL) over which the difference stays
     above a third of the way from the background to that peak (a blurred line is wide)."""
     diff = np.abs(patch - float(np.median(patch)))
-    ys, xs = np.mgrid[0:CELL, 0:CELL]
-    inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
-    along = {d: float(np.median(diff[(xs - ys == d) & inside])) for d in range(-reach, reach + 1)}
+    rows, middle = _diagonals(reach)
+    ranked = np.sort(np.where(rows >= 0, diff.ravel()[np.maximum(rows, 0)], np.inf), axis=1)
+    medians = (ranked[np.arange(len(rows)), (middle - 1) // 2] + ranked[np.arange(len(rows)), middle // 2]) / 2
+    along = {d: float(m) for d, m in zip(range(-reach, reach + 1), medians)}
     offset = max(along, key=along.get)
     background = float(np.median([along[-reach], along[reach], along[1 - reach], along[reach - 1]]))
     level = background + (along[offset] - background) / 3
