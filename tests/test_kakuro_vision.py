@@ -19,6 +19,7 @@ from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue
 from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
 from vision.kakuro_light import flatten
+from vision.kakuro_reconcile import FREE_COST, ReadingSolver
 
 from solver.kakuro.formats import kakuro_from_json
 
@@ -74,6 +75,26 @@ def test_the_solver_in_the_loop_repairs_a_misread_number_and_fills_an_unread_one
     assert status == "unique" and puzzle.grid == truth.grid
     assert {(c.slot, c.read, c.used) for c in changes} == {(((0, 3), "down"), 12, 17), (((4, 4), "across"), None, 13)}
     assert solution == solve_kakuro(truth).solution
+
+
+def test_a_number_read_unsurely_costs_little_to_read_as_something_else():
+    # The cost of "none of the values read" is what the reading left over, shared by the totals not
+    # read: next to nothing for a sure reading, a few nats for an unsure one (kk2026-0132: "28" read
+    # as 23, 21, 13 or 22 with 0.85 in all, and "8" read as 8 surely, once lost to 23 and 3).
+    assert ReadingSolver._free_cost(((8, 1.0), (3, 1e-5)), 7) == FREE_COST
+    unsure = ReadingSolver._free_cost(((23, 0.62), (21, 0.13), (13, 0.06), (22, 0.04)), 35)
+    assert 5.0 < unsure < 6.0  # the 0.15 left over shared by 31 totals
+    assert ReadingSolver._free_cost((), 15) == pytest.approx(np.log(15))
+
+
+def test_clue_cells_figures_say_where_runs_begin(tmp_path):
+    # Tuning photo kk77-0026 (web, hard): a shadow over light grey blocks. The figures read surely in
+    # the clue cells say which cells begin runs, the halves without figures which do not, and the
+    # number read unsurely ("4" as 3 or 7) is cheap to change: the board is read right.
+    spec = KakuroSpec("kk77-0026", 442620880, 9, 9, "web", "hard")
+    image = _tuning_photo(spec, tmp_path)
+    truth = kakuro_from_json(json.loads((tmp_path / "kk77-0026.json").read_text())["truth"])
+    assert read_kakuro(image).puzzle.grid == truth.grid
 
 
 def test_a_block_before_a_white_cell_gives_way_to_the_surer_reading():

@@ -85,3 +85,24 @@ def test_a_kakuro_whose_first_row_cell_was_its_clues_only_white_is_read():
     image, _ = make_kakuro_item(spec)
     reading = read_any(image)
     assert isinstance(reading, KakuroReading) and reading.status == "unique"
+
+
+def test_a_kakuro_with_a_close_rival_is_not_lost_to_a_kenken_made_up_by_changing_clues(tmp_path):
+    """Held-out Kakuro photo seed 2026, number 42 (hard): its reading has exactly one solution and a
+    close rival; the KenKen reader takes a part of it for a 3×3 whose clues it had to change to get
+    one solution. A KenKen that changed more clues than the Kakuro changed numbers does not win."""
+    from ui.corpus_kakuro import plan_kakuro
+    from solver.kakuro.formats import kakuro_from_json
+
+    spec = plan_kakuro(180, 2026)[42]
+    assert spec.id == "kk2026-0042"
+    import json
+    from ui.corpus import write_item
+
+    path = write_item(spec, tmp_path, make=make_kakuro_item)  # read back from its JPEG, as `kensnap eval` does
+    image, truth = load_image(path.with_suffix(".jpg")), json.loads(path.with_suffix(".json").read_text())
+    kenken = read(image)
+    assert kenken.status == "unique" and len(kenken.changes) > 0
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading)
+    assert reading.puzzle.grid == kakuro_from_json(truth["truth"]).grid

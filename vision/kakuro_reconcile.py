@@ -95,10 +95,19 @@ class ReadingSolver:
                 for b in run.cells[i + 1:]:
                     for v in range(1, 10):
                         self.solver.add_clause([-free, -self.literal(a, v), -self.literal(b, v)])
-            options.append((FREE_COST, None, free))
+            options.append((self._free_cost(read, high - low + 1), None, free))
             self.options[slot] = sorted(options)
         self.slot_of = {sel: slot for slot, opts in self.options.items() for _, _, sel in opts}
         self.fixed: dict[tuple[Slot, int], int] = {}
+
+    @staticmethod
+    def _free_cost(read: tuple[tuple[int, float], ...], values: int) -> float:
+        """Cost of a number read as none of ``read``: minus the log of the probability the reading
+        left over, shared evenly by the ``values`` totals its run can make that were not read, at
+        most FREE_COST (a sure reading leaves nearly nothing over; an unsure one leaves much)."""
+        left = max(0.0, 1.0 - sum(p for _, p in read))
+        share = left / max(1, values - len(read))
+        return min(FREE_COST, -float(np.log(max(share, float(np.exp(-FREE_COST))))))
 
     def literal(self, cell: Cell, v: int) -> int:
         return self.index[cell] * 9 + v

@@ -8,7 +8,9 @@ The solver settles doubt between the two: a KenKen photo under a shadow can pass
 shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro reading that is not
 confident, of a photo where the KenKen finder also found a grid, is weighed against the KenKen
 reading: the KenKen is taken when it is confident, or has exactly one solution while the Kakuro
-has none, several, or a rival reading nearly as likely.
+has none or several, or has a rival reading nearly as likely and changed no fewer numbers than the
+KenKen changed clues (a Kakuro photo read as a KenKen gives a small grid whose clues the solver
+had to change; kk2026-0042 read as a 3×3 with three clues changed).
 
 Example::
 
@@ -59,7 +61,8 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     if kakuro is None:
         return kenken
     settled = kakuro.status == "unique" and not any(note.startswith(RIVAL_NOTE) for note in kakuro.notes)
-    if kenken.confident or (kenken.status == "unique" and not settled):
+    guessed_less = kakuro.status != "unique" or len(kenken.changes) <= len(kakuro.changes)
+    if kenken.confident or (kenken.status == "unique" and not settled and guessed_less):
         return replace(kenken, notes=kenken.notes + (
             f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
     return replace(kakuro, seconds={**kakuro.seconds, "kenken look": sum(kenken.seconds.values()) - sum(seconds.values())},
