@@ -14,7 +14,7 @@ from ui.cli import main
 from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
-from vision.kakuro import LAYOUT_RIVAL_NOTE, read_kakuro, reconcile, settle_layout
+from vision.kakuro import LAYOUT_RIVAL_NOTE, lengthened, read_kakuro, reconcile, settle_layout
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
@@ -115,6 +115,19 @@ def test_a_white_cell_alone_in_its_run_gives_way_to_the_surer_reading():
     diagonal = {cell: 0.2 for cell in white}
     diagonal.update({(0, 1): 5.0, (0, 2): 5.0, (1, 0): 5.0, (2, 0): 5.0, (3, 0): 5.0})
     assert settle_layout(rows, cols, white, diagonal) == frozenset({(1, 1), (1, 2), (2, 1), (2, 2)})
+
+
+def test_a_run_too_short_for_its_sure_number_is_made_longer_over_the_dark_cells_after_it():
+    # Row 1 as read: "34" across before three white cells (they add up to 24 at most); a shadow made
+    # the next two look dark. The run grows until five cells can add up to 34, then stops; the
+    # clear clue cell after it (diagonal strength 5) is never taken. Row 2 is long enough already.
+    rows, cols = 3, 9
+    layout = frozenset({(1, 1), (1, 2), (1, 3), (2, 1), (2, 2)})
+    diagonal = {(r, c): 0.2 for r in range(rows) for c in range(cols)}
+    diagonal[(1, 7)] = 5.0
+    sure = {((1, 0), "across"): 34, ((2, 0), "across"): 3}
+    assert lengthened(rows, cols, layout, sure, diagonal) == layout | {(1, 4), (1, 5)}
+    assert lengthened(rows, cols, layout, {((1, 0), "across"): 45}, diagonal) == layout | {(1, c) for c in range(4, 7)}
 
 
 def test_kenken_photos_and_blank_pages_are_not_kakuro():

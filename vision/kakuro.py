@@ -137,9 +137,11 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
 
     The layout is settled twice: with the boundary steps weighing most (they see white cells the
     light leaves dim) and, as a second opinion, with the cells' tones weighing more (a shadow's
-    edge along a cell boundary makes a step lie). When the two differ, both are read and the one
-    :func:`_better` ranks first is kept; the other, if it also has exactly one solution, is a rival
-    and the reading is not confident."""
+    edge along a cell boundary makes a step lie); the clue cells' figures weigh in both
+    (:func:`runs_by_figures`), and each is also read with its runs made long enough for the numbers
+    read surely (:func:`lengthened`). When these differ, all are read and the one :func:`_better`
+    ranks first is kept; another, if it also has exactly one solution, is a rival and the reading
+    is not confident."""
     seconds = dict(seconds or {})
     with timed_stage(seconds, "cells"):
         patches = cell_patches(grid)
@@ -150,7 +152,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         tone_white, steps = white_probabilities(tones), boundary_steps(patches, level)
         options: list[tuple[frozenset[Cell], dict[Cell, float]]] = []
         figures = Figures(patches, level)
-        said = runs_by_figures(figures, diagonal, digit_model())
+        said, sure = runs_by_figures(figures, diagonal, digit_model())
         for weight in (TONE_WEIGHT, TRUSTED_TONE_WEIGHT):
             white = white_by_steps(tone_white, steps, edge, weight, said)
             layout = settle_layout(grid.rows, grid.cols, white, diagonal)
@@ -158,6 +160,10 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
                      for (r, c), p in white.items()}  # the first row and column, and clear diagonals, are dark
             if all(layout != other for other, _ in options):
                 options.append((layout, white))
+        for layout, white in list(options):  # and each made long enough for its sure numbers
+            longer = lengthened(grid.rows, grid.cols, layout, sure, diagonal)
+            if all(longer != other for other, _ in options):
+                options.append((longer, white))
     outcomes: list[_Outcome] = []
     failure: NoPuzzleFound | None = None
     for layout, white in options:
@@ -273,14 +279,15 @@ figures before it say: a sure number more than a missing one (a shadow's edge al
 diagonal looks like a clue cell's; boards on the hard tuning photos were the same from 1.5 to 5)."""
 
 
-def runs_by_figures(figures: Figures, diagonal: dict, model) -> dict[Cell, tuple[int, float]]:
-    """``cell → (label, cost)`` (1 white, 0 dark) for the cells the clue cells' figures speak for:
-    the cell right of a clue cell (by its across half) and the one below it (by its down half),
-    when not in the first row or column. A number read surely (FIGURE_SURE) there says its run
-    begins: the cell is white, by a clue cell whose diagonal shows (CLUE_DIAGONAL) or any cell of
-    the first row or column. No figure there, in a cell whose diagonal is clear (FIGURE_DIAGONAL),
-    says no run begins: the cell is dark (a white cell after a dark one begins a run, and every
-    run has its number). A cell told both is left to its tone and steps."""
+def runs_by_figures(figures: Figures, diagonal: dict, model) -> tuple[dict[Cell, tuple[int, float]], dict[Slot, int]]:
+    """``(said, sure)``: ``said`` maps ``cell → (label, cost)`` (1 white, 0 dark) for the cells
+    the clue cells' figures speak for: the cell right of a clue cell (by its across half) and the
+    one below it (by its down half), when not in the first row or column. A number read surely
+    (FIGURE_SURE) there says its run begins: the cell is white, by a clue cell whose diagonal shows
+    (CLUE_DIAGONAL) or any cell of the first row or column. No figure there, in a cell whose
+    diagonal is clear (FIGURE_DIAGONAL), says no run begins: the cell is dark (a white cell after a
+    dark one begins a run, and every run has its number). A cell told both is left to its tone and
+    steps. ``sure`` holds the numbers so read, by slot."""
     dark, seen = set(), []
     for (r, c), strength in diagonal.items():
         edge = r == 0 or c == 0
@@ -294,12 +301,35 @@ def runs_by_figures(figures: Figures, diagonal: dict, model) -> dict[Cell, tuple
                 if strength >= FIGURE_DIAGONAL:
                     dark.add(after)
             elif len(number.glyphs) <= 2:
-                seen.append((after, number.glyphs))
-    white = {after for (after, _), probs in zip(seen, classify_all(model, [glyphs for _, glyphs in seen]))
-             if (best := number_alternatives(probs, keep=1)) and best[0][1] >= FIGURE_SURE}
+                seen.append((((r, c), direction), after, number.glyphs))
+    sure = {slot: best[0][0] for (slot, _, _), probs in zip(seen, classify_all(model, [glyphs for _, _, glyphs in seen]))
+            if (best := number_alternatives(probs, keep=1)) and best[0][1] >= FIGURE_SURE}
+    white = {after for slot, after, _ in seen if slot in sure}
     said = {cell: (1, SAID_WHITE_COST) for cell in white - dark}
     said.update({cell: (0, SAID_DARK_COST) for cell in dark - white})
-    return said
+    return said, sure
+
+
+def lengthened(rows: int, cols: int, layout: frozenset[Cell], sure: dict[Slot, int], diagonal: dict) -> frozenset[Cell]:
+    """The layout with every run too short for the number read surely in its clue cell (``sure``:
+    a total more than its cells can add up to) made longer, cell by cell, over the dark cells after
+    it (none of the first row or column, none whose diagonal is clear: FIGURE_DIAGONAL). A shadow's
+    edge across a run can make its last cells look dark (kk2026-0053: "34" before three cells)."""
+    whites = set(layout)
+    for ((r, c), direction), total in sorted(sure.items()):
+        dr, dc = (0, 1) if direction == "across" else (1, 0)
+        run, cell = [], (r + dr, c + dc)
+        while cell in whites:
+            run, cell = run + [cell], (cell[0] + dr, cell[1] + dc)
+        if not run:
+            continue
+        while (sum_range(min(len(run), 9))[1] < total and cell[0] < rows and cell[1] < cols
+               and cell not in whites and diagonal[cell] < FIGURE_DIAGONAL):
+            whites.add(cell)
+            run, cell = run + [cell], (cell[0] + dr, cell[1] + dc)
+            while cell in whites:  # joined onto a run that went on beyond
+                run, cell = run + [cell], (cell[0] + dr, cell[1] + dc)
+    return frozenset(whites)
 
 
 def _no_lone_whites(rows: int, cols: int, whites: set[Cell], clue: set[Cell], doubt) -> bool:
