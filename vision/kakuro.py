@@ -156,7 +156,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         for weight in (TONE_WEIGHT, TRUSTED_TONE_WEIGHT):
             white = white_by_steps(tone_white, steps, edge, weight, said)
             layout = settle_layout(grid.rows, grid.cols, white, diagonal)
-            white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= 2 * CLUE_DIAGONAL else p
+            white = {(r, c): 0.0 if r == 0 or c == 0 or diagonal[(r, c)] >= FIGURE_DIAGONAL else p
                      for (r, c), p in white.items()}  # the first row and column, and clear diagonals, are dark
             if all(layout != other for other, _ in options):
                 options.append((layout, white))
@@ -367,7 +367,7 @@ def slots(layout: frozenset[Cell], rows: int, cols: int) -> dict[Slot, int]:
     return out
 
 
-def read_numbers(layout, figures: "Figures", model) -> dict[Slot, tuple[tuple[int, float], ...]]:
+def read_numbers(layout, figures: Figures, model) -> dict[Slot, tuple[tuple[int, float], ...]]:
     """Alternatives for every clue number the layout needs: the digit model's readings (of every
     segmentation of its glyphs) that a run of its length can make, best first (none when no digit
     is seen)."""

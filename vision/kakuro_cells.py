@@ -295,8 +295,8 @@ def white_by_steps(white: dict, steps: dict, dark: frozenset, tone_weight: float
     """P(white) per cell from its tone (``white``) and the boundary steps (:func:`boundary_steps`)
     together: the labelling of least total cost (tone costs ``tone_weight``·-log p, step costs
     :func:`step_costs`; cells in ``dark`` are dark; ``said`` maps cells to (label, cost) that the
-    other label pays on top), found exactly by a minimum cut, and for each cell the logistic of how much dearer the other label would be with
-    its neighbours kept."""
+    other label pays on top), found exactly by a minimum cut, and for each cell the logistic of how
+    much dearer the other label would be with its neighbours kept."""
     cells = sorted(white)
     unary = {}
     for cell in cells:
