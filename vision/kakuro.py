@@ -151,8 +151,8 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}
         tone_white, steps = white_probabilities(tones), boundary_steps(patches, level)
         options: list[tuple[frozenset[Cell], dict[Cell, float]]] = []
-        figures = Figures(patches, level)
-        said, sure = runs_by_figures(figures, diagonal, digit_model())
+        figures, model = Figures(patches, level), digit_model()
+        said, sure = runs_by_figures(figures, diagonal, model)
         for weight in (TONE_WEIGHT, TRUSTED_TONE_WEIGHT):
             white = white_by_steps(tone_white, steps, edge, weight, said)
             layout = settle_layout(grid.rows, grid.cols, white, diagonal)
@@ -168,7 +168,6 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     failure: NoPuzzleFound | None = None
     for layout, white in options:
         with timed_stage(seconds, "numbers"):
-            model = digit_model()
             numbers = read_numbers(layout, figures, model)
             entries, entry_conf = read_entries(layout, patches, level, model)
         with timed_stage(seconds, "solve"):

@@ -39,6 +39,7 @@ import numpy as np
 
 from .errors import NoPuzzleFound
 from .model import GridFind
+from .quantiles import quantile
 from .grid import (candidate_quads, darkness, distinct, find_grid, locate_border, order_corners, pyramid, square_homography,
                    warp_square, work_copy)
 
@@ -162,10 +163,8 @@ def boundary_profiles(gray: np.ndarray, rows: tuple[int, int], cols: tuple[int, 
     gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / spread
 
     def along(d: np.ndarray, span: tuple[int, int]) -> np.ndarray:
-        bands = np.sort(np.stack([b.mean(axis=0) for b in np.array_split(d[span[0]:span[1]], BANDS, axis=0)]), axis=0)
-        at = 0.6 * (BANDS - 1)  # the 0.6-quantile, interpolated as np.quantile does
-        low = int(at)
-        return bands[low] + (at - low) * (bands[low + 1] - bands[low])
+        bands = np.array_split(d[span[0]:span[1]], BANDS, axis=0)
+        return quantile(np.stack([b.mean(axis=0) for b in bands]), 0.6, axis=0)
 
     return along(gx, rows), along(gy.T, cols)
 
