@@ -41,6 +41,17 @@ def test_gradients_match_finite_differences(name):
     assert checked or name.startswith("b")  # at least one weight with a gradient was checked
 
 
+def test_prediction_pass_equals_training_pass():
+    """``logits`` builds its convolution rows in another order (and in small batches) than the
+    training pass; the scores must be the same."""
+    rng = np.random.default_rng(5)
+    rows = rng.random((150, 64)).astype(np.float32)
+    net = fit_convnet(rows, rng.integers(0, 3, 150), ("a", "b", "c"), shape=(8, 8), channels=(3, 5), hidden=7,
+                      epochs=0, seed=1)
+    assert np.allclose(net.logits(rows), net._forward(rows)[0], rtol=1e-5, atol=1e-5)
+    assert np.allclose(net.probabilities(rows).sum(1), 1, atol=1e-5)
+
+
 def _bars(n, rng):
     """8×8 images with a vertical (class 0) or horizontal (class 1) bar somewhere, plus noise."""
     rows = rng.normal(0, 0.2, (n, 8, 8)).astype(np.float32)

@@ -33,8 +33,10 @@ from .mlp import load_arrays, save_arrays
 
 PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4")
 """Parameter names in order: 3×3 convolution, 3×3 convolution, dense hidden, dense output."""
-BATCH_ROWS = 4096
-"""Rows per forward pass when predicting (bounds the im2col memory, about 60 MB)."""
+BATCH_ROWS = 64
+"""Rows per forward pass when predicting. Small batches keep the convolution rows (1.5 MB here)
+in reused memory: at 1000 rows (55 MB) fresh pages cost more than the arithmetic, and a photo's
+1000 label frames took 145 ms instead of 85 ms."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -49,8 +51,15 @@ class ConvNet:
     params: dict[str, np.ndarray]
 
     def logits(self, rows: np.ndarray) -> np.ndarray:
-        """m × len(classes) scores for m feature rows."""
-        return self._forward(np.asarray(rows, np.float32))[0]
+        """m × len(classes) scores for m feature rows (the forward pass of :meth:`_forward`, with
+        the convolutions' rows built by :func:`_shifted_rows`, a few times faster)."""
+        p, (h, w), b = self.params, self.shape, len(rows)
+        a0 = ((np.asarray(rows, np.float32).reshape(b, h, w, 1) - self.mean) / self.scale).astype(np.float32)
+        z1 = np.maximum(_shifted_rows(a0) @ _by_shift(p["w1"]) + p["b1"], 0).reshape(b, h, w, -1)
+        q1 = _pool(z1)
+        z2 = np.maximum(_shifted_rows(q1) @ _by_shift(p["w2"]) + p["b2"], 0).reshape(b, h // 2, w // 2, -1)
+        z3 = np.maximum(_pool(z2).reshape(b, -1) @ p["w3"] + p["b3"], 0)
+        return z3 @ p["w4"] + p["b4"]
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """m × len(classes) probabilities for m feature rows."""
@@ -155,6 +164,23 @@ def _im2col(x: np.ndarray) -> np.ndarray:
     b, h, w, c = x.shape
     windows = sliding_window_view(np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0))), (3, 3), axis=(1, 2))
     return windows.reshape(b * h * w, c * 9)
+
+
+def _shifted_rows(x: np.ndarray) -> np.ndarray:
+    """:func:`_im2col`'s rows with their columns ordered row, column, channel (the 3×3 shifts of
+    ``x`` laid side by side: one contiguous copy, not a strided gather); multiply by
+    :func:`_by_shift` of the weights."""
+    b, h, w, c = x.shape
+    padded = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    shifts = [padded[:, ky:ky + h, kx:kx + w, :] for ky in range(3) for kx in range(3)]
+    return np.concatenate(shifts, axis=-1).reshape(b * h * w, 9 * c)
+
+
+def _by_shift(weights: np.ndarray) -> np.ndarray:
+    """3×3 convolution ``weights`` (rows ordered channel, row, column, as :func:`_im2col`) with
+    their rows reordered row, column, channel, as :func:`_shifted_rows`."""
+    c = len(weights) // 9
+    return weights.reshape(c, 9, -1).transpose(1, 0, 2).reshape(9 * c, -1)
 
 
 def _col2im(d: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

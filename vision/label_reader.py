@@ -121,9 +121,9 @@ def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: in
     probs = probs.astype(np.float64).copy()
     probs[:, blank] *= blank_boost
     probs /= probs.sum(1, keepdims=True)
+    likely_rows = [[k for k in np.flatnonzero(r > 1e-3).tolist() if k != blank] for r in probs]
     beams: dict[str, tuple[float, float]] = {"": (1.0, 0.0)}
-    for row in probs:
-        likely = [k for k in np.flatnonzero(row > 1e-3) if k != blank]
+    for row, likely in zip(probs.tolist(), likely_rows):  # Python floats: no numpy scalar per step
         nxt: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
         for prefix, (pb, pnb) in beams.items():
             total = pb + pnb
@@ -168,6 +168,8 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     skip[:, 3::2] = symbols[:, 3::2] != symbols[:, 1:-2:2]
     valid = np.arange(span)[None, :] < (2 * lengths + 1)[:, None]
     p = np.maximum(probs.astype(np.float64), 1e-12)
+    emit = p[:, symbols] * valid  # T × texts × span: each frame's probability of each symbol
+    jump = skip[:, 2:]
     alpha = np.zeros(symbols.shape)
     alpha[:, 0] = p[0, blank]
     alpha[:, 1] = p[0, symbols[:, 1]]
@@ -176,8 +178,8 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     for t in range(1, len(p)):
         step = alpha.copy()
         step[:, 1:] += alpha[:, :-1]
-        step[:, 2:] += np.where(skip[:, 2:], alpha[:, :-2], 0.0)
-        alpha = step * p[t, symbols] * valid
+        step[:, 2:] += np.where(jump, alpha[:, :-2], 0.0)
+        alpha = step * emit[t]
         peak = alpha.max(1, keepdims=True)
         peak[peak == 0] = 1.0
         alpha /= peak
