@@ -72,6 +72,8 @@ MAX_OPTIONS = 3
 COMB_SHIFT, COMB_SHIFT_PX, COMB_SHIFT_STEPS = 0.25, 12.0, 3
 """Each border place is tried shifted by up to this fraction of a cell but no more than this many
 probe pixels (a thin border beside a panel edge is a few pixels off it), in this many steps each way."""
+SHIFT_UNIT = np.linspace(-1.0, 1.0, 2 * COMB_SHIFT_STEPS + 1)
+"""Border shifts in units of the largest one (see COMB_SHIFT)."""
 SHIFT_COST = 0.01
 """Contrast (darkness) given up per cell a border is shifted off its ridge: among combs that fit
 alike, the one on the ridges wins."""
@@ -396,52 +398,77 @@ def border_options(profile: np.ndarray, guess: float, reach: float) -> list[floa
     return options[:MAX_OPTIONS]
 
 
-def window_filters(profile: np.ndarray, tol: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(max, mean)`` of ``profile`` over the window ``[i - tol, i + tol]`` around every index
-    (the window clipped at the ends)."""
-    row = np.asarray(profile, np.float32)[None, :]
-    kernel = np.ones((1, 2 * tol + 1), np.uint8)
-    top = cv2.dilate(row, kernel, borderType=cv2.BORDER_REPLICATE)[0]
-    sums = np.concatenate([[0.0], np.cumsum(profile, dtype=np.float64)])
-    idx = np.arange(len(profile))
-    a, b = np.maximum(idx - tol, 0), np.minimum(idx + tol + 1, len(profile))
-    return top, (sums[b] - sums[a]) / (b - a)
+def window_filters(profiles: np.ndarray, tols: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(max, mean)`` of each row of ``profiles`` over the window ``[i - tol, i + tol]`` around every
+    index, ``tol`` the row's entry of ``tols`` (the window clipped at the ends); the max in float32."""
+    m, length = profiles.shape
+    top = profiles.astype(np.float32)
+    grown = top.copy()
+    for t in range(1, int(tols.max()) + 1):  # grow every row's window by one a side; keep it at its tol
+        left = np.concatenate([np.repeat(top[:, :1], t, axis=1), top[:, :length - t]], axis=1)
+        right = np.concatenate([top[:, t:], np.repeat(top[:, -1:], t, axis=1)], axis=1)
+        grown = np.where((tols >= t)[:, None], np.maximum(grown, np.maximum(left, right)), grown)
+    sums = np.concatenate([np.zeros((m, 1)), np.cumsum(profiles, axis=1, dtype=np.float64)], axis=1)
+    idx = np.arange(length)[None, :]
+    a, b = np.maximum(idx - tols[:, None], 0), np.minimum(idx + tols[:, None] + 1, length)
+    rows = np.arange(m)[:, None]
+    return grown, (sums[rows, b] - sums[rows, a]) / (b - a)
 
 
-def row_quantile(values: np.ndarray, q: float) -> np.ndarray:
-    """``np.quantile(values, q, axis=1)`` (linear interpolation), by one sort."""
-    ordered = np.sort(values, axis=1)
-    pos = q * (values.shape[1] - 1)
+def row_quantile(values: np.ndarray, q: float, count: int | None = None) -> np.ndarray:
+    """``np.quantile(values[:, :count], q, axis=1)`` (linear interpolation) of rows already sorted
+    when ``count`` is given (the first ``count`` entries of each row), else of ``values`` sorted here."""
+    ordered = values if count is not None else np.sort(values, axis=1)
+    count = values.shape[1] if count is None else count
+    pos = q * (count - 1)
     k = int(np.floor(pos))
     frac = pos - k
-    return ordered[:, k] if frac == 0 else ordered[:, k] * (1 - frac) + ordered[:, min(k + 1, values.shape[1] - 1)] * frac
+    return ordered[:, k] if frac == 0 else ordered[:, k] * (1 - frac) + ordered[:, min(k + 1, count - 1)] * frac
 
 
-def best_comb(profile: np.ndarray, starts: list[float], ends: list[float], n: int) -> tuple[float, float, np.ndarray, np.ndarray]:
-    """``(a, b, lines, mids)`` of the n-cell comb that stands out most: borders ``a`` near one of
-    ``starts`` and ``b`` near one of ``ends`` (each shifted by up to ``COMB_SHIFT`` of a cell, a
-    thin border beside a stronger panel edge is often no ridge of its own), ``lines`` the profile's
-    strongest value near each of the n+1 evenly spaced lines (the borders included: a border that
-    is no line spoils the comb), ``mids`` its mean near each of the n cell middles. Stands out:
-    the 20 % quantile of the lines over the 80 % quantile of the middles."""
+def best_combs(profiles: np.ndarray, ns: np.ndarray, starts: list[float], ends: list[float]) -> list[tuple[float, float, np.ndarray, np.ndarray]]:
+    """For each ``n`` of ``ns``, ``(a, b, lines, mids)`` of the n-cell comb that stands out most in
+    its row of ``profiles``: borders ``a`` near one of ``starts`` and ``b`` near one of ``ends`` (each
+    shifted by up to ``COMB_SHIFT`` of a cell, a thin border beside a stronger panel edge is often no
+    ridge of its own), ``lines`` the profile's strongest value near each of the n+1 evenly spaced
+    lines (the borders included: a border that is no line spoils the comb), ``mids`` its mean near
+    each of the n cell middles. Stands out: the 20 % quantile of the lines over the 80 % quantile of
+    the middles. All n are worked out at once (the combs of n cells padded to the largest)."""
     span = median(ends) - median(starts)
-    step = max(span / n, 4.0)
-    tol = max(1, int(round(0.08 * step)))
-    top, mean = window_filters(profile, tol)
-    shifts = np.linspace(-1.0, 1.0, 2 * COMB_SHIFT_STEPS + 1) * min(COMB_SHIFT * step, COMB_SHIFT_PX)
-    a = (np.asarray(starts, float)[:, None] + shifts).ravel()
-    b = (np.asarray(ends, float)[:, None] + shifts).ravel()
-    moved = np.add.outer(np.tile(np.abs(shifts), len(ends)), np.tile(np.abs(shifts), len(starts))).ravel()
-    a, b = (x.ravel() for x in np.meshgrid(a, b))
-    ok = b - a >= 4 * n
-    a, b, moved = (a[ok], b[ok], moved[ok]) if ok.any() else (a[:1], a[:1] + 4 * n, moved[:1])
-    last = len(profile) - 1
-    spacing = (b - a)[:, None] / n
-    lines = top[np.clip(np.round(a[:, None] + spacing * np.arange(n + 1)), 0, last).astype(int)]
-    mids = mean[np.clip(np.round(a[:, None] + spacing * (np.arange(n) + 0.5)), 0, last).astype(int)]
-    value = row_quantile(lines, 0.2) - row_quantile(mids, 0.8)
-    k = int(np.argmax(value - SHIFT_COST * moved / step))
-    return float(a[k]), float(b[k]), lines[k], mids[k]
+    nf = ns.astype(float)
+    step = np.maximum(span / nf, 4.0)
+    tols = np.maximum(1, np.round(0.08 * step).astype(int))
+    top, mean = window_filters(profiles, tols)
+    shifts = SHIFT_UNIT[None, :] * np.minimum(COMB_SHIFT * step, COMB_SHIFT_PX)[:, None]  # n × shifts
+    starts_, ends_ = np.asarray(starts, float), np.asarray(ends, float)
+    a_all = (starts_[None, :, None] + shifts[:, None, :]).reshape(len(ns), -1)  # n × (starts·shifts)
+    b_all = (ends_[None, :, None] + shifts[:, None, :]).reshape(len(ns), -1)
+    moved = (np.tile(np.abs(shifts), len(ends))[:, :, None] + np.tile(np.abs(shifts), len(starts))[:, None, :])
+    a = np.broadcast_to(a_all[:, None, :], moved.shape).reshape(len(ns), -1)  # the meshgrid's order
+    b = np.broadcast_to(b_all[:, :, None], moved.shape).reshape(len(ns), -1)
+    moved = moved.reshape(len(ns), -1)
+    ok = b - a >= 4 * nf[:, None]
+    none = ~ok.any(axis=1)
+    if none.any():  # no comb long enough: the first start with the shortest comb
+        b = b.copy()
+        b[none, 0] = a[none, 0] + 4 * nf[none]
+        ok[none, 0] = True
+    last = profiles.shape[1] - 1
+    width = int(ns.max())
+    spacing = (b - a)[:, :, None] / nf[:, None, None]
+    rows = np.arange(len(ns))[:, None, None]
+    lines = top[rows, np.clip(np.round(a[:, :, None] + spacing * np.arange(width + 1)), 0, last).astype(int)]
+    mids = mean[rows, np.clip(np.round(a[:, :, None] + spacing * (np.arange(width) + 0.5)), 0, last).astype(int)]
+    lines = np.sort(np.where(np.arange(width + 1) <= ns[:, None, None], lines, np.inf), axis=2)
+    mids_sorted = np.sort(np.where(np.arange(width) < ns[:, None, None], mids, np.inf), axis=2)
+    out = []
+    for i, n in enumerate(int(v) for v in ns):
+        value = row_quantile(lines[i], 0.2, n + 1) - row_quantile(mids_sorted[i], 0.8, n)
+        k = int(np.argmax(np.where(ok[i], value - SHIFT_COST * moved[i] / step[i], -np.inf)))
+        x = top[i, np.clip(np.round(a[i, k] + spacing[i, k, 0] * np.arange(n + 1)), 0, last).astype(int)]
+        y = mean[i, np.clip(np.round(a[i, k] + spacing[i, k, 0] * (np.arange(n) + 0.5)), 0, last).astype(int)]
+        out.append((float(a[i, k]), float(b[i, k]), x, y))
+    return out
 
 
 def count_cells(dark: np.ndarray, lo: int, hi: int,
@@ -456,10 +483,11 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
     thin lines beside thick cage walls are weaker, but they are lines). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
     contrasts, spans, firm, inner_lines = {}, {}, {}, {}
     widened = widen(dark)
-    for n in range(MIN_N, MAX_N + 1):
-        col, row = line_profiles_at(widened, lo, hi, n)
-        x0, x1, col_lines, col_mids = best_comb(col, options[0], options[1], n)
-        y0, y1, row_lines, row_mids = best_comb(row, options[2], options[3], n)
+    ns = np.arange(MIN_N, MAX_N + 1)
+    cols, rows = zip(*(line_profiles_at(widened, lo, hi, int(n)) for n in ns))
+    col_combs = best_combs(np.stack(cols), ns, options[0], options[1])
+    row_combs = best_combs(np.stack(rows), ns, options[2], options[3])
+    for n, (x0, x1, col_lines, col_mids), (y0, y1, row_lines, row_mids) in zip(ns.tolist(), col_combs, row_combs):
         lines, mids = np.concatenate([col_lines, row_lines]), np.concatenate([col_mids, row_mids])
         contrasts[n] = float(quantile(lines, 0.2) - quantile(mids, 0.8))
         spans[n] = (x0, x1, y0, y1)
