@@ -415,11 +415,9 @@ def window_filters(profiles: np.ndarray, tols: np.ndarray) -> tuple[np.ndarray, 
     return grown, (sums[rows, b] - sums[rows, a]) / (b - a)
 
 
-def row_quantile(values: np.ndarray, q: float, count: int | None = None) -> np.ndarray:
-    """``np.quantile(values[:, :count], q, axis=1)`` (linear interpolation) of rows already sorted
-    when ``count`` is given (the first ``count`` entries of each row), else of ``values`` sorted here."""
-    ordered = values if count is not None else np.sort(values, axis=1)
-    count = values.shape[1] if count is None else count
+def row_quantile(ordered: np.ndarray, q: float, count: int) -> np.ndarray:
+    """``np.quantile(values, q, axis=1)`` (linear interpolation) of rows whose first ``count``
+    entries are ``values`` sorted."""
     pos = q * (count - 1)
     k = int(np.floor(pos))
     frac = pos - k
@@ -459,15 +457,13 @@ def best_combs(profiles: np.ndarray, ns: np.ndarray, starts: list[float], ends: 
     rows = np.arange(len(ns))[:, None, None]
     lines = top[rows, np.clip(np.round(a[:, :, None] + spacing * np.arange(width + 1)), 0, last).astype(int)]
     mids = mean[rows, np.clip(np.round(a[:, :, None] + spacing * (np.arange(width) + 0.5)), 0, last).astype(int)]
-    lines = np.sort(np.where(np.arange(width + 1) <= ns[:, None, None], lines, np.inf), axis=2)
+    lines_sorted = np.sort(np.where(np.arange(width + 1) <= ns[:, None, None], lines, np.inf), axis=2)
     mids_sorted = np.sort(np.where(np.arange(width) < ns[:, None, None], mids, np.inf), axis=2)
     out = []
     for i, n in enumerate(int(v) for v in ns):
-        value = row_quantile(lines[i], 0.2, n + 1) - row_quantile(mids_sorted[i], 0.8, n)
+        value = row_quantile(lines_sorted[i], 0.2, n + 1) - row_quantile(mids_sorted[i], 0.8, n)
         k = int(np.argmax(np.where(ok[i], value - SHIFT_COST * moved[i] / step[i], -np.inf)))
-        x = top[i, np.clip(np.round(a[i, k] + spacing[i, k, 0] * np.arange(n + 1)), 0, last).astype(int)]
-        y = mean[i, np.clip(np.round(a[i, k] + spacing[i, k, 0] * (np.arange(n) + 0.5)), 0, last).astype(int)]
-        out.append((float(a[i, k]), float(b[i, k]), x, y))
+        out.append((float(a[i, k]), float(b[i, k]), lines[i, k, :n + 1], mids[i, k, :n]))
     return out
 
 
