@@ -16,7 +16,7 @@ from ui.photo import simulate
 from ui.render import render
 from vision.cages import cages_from_walls, find_walls, settle
 from vision.errors import NoPuzzleFound
-from vision.grid import find_grid, order_corners
+from vision.grid import candidate_quads, find_grid, order_corners, solid_quads
 
 from conftest import SHARED
 
@@ -191,3 +191,28 @@ def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
             band = grey[int(grid.lines_y[r] + 0.3 * CELL_PX):int(grid.lines_y[r + 1] - 0.3 * CELL_PX)]
             window = band[:, int(at) - CELL_PX // 4:int(at) + CELL_PX // 4].mean(axis=0)
             assert abs(int(at) - CELL_PX // 4 + int(np.argmin(window)) - at) <= 2, (i, r)
+
+
+def test_a_grid_whose_outline_runs_into_other_strokes_is_a_solid_quad():
+    """A grid drawn with its outline touching a long stroke that runs off the photo (a wall's edge, a
+    shadow's) and a row of boxes under it (a keypad): in the plain ink the three are one blob that
+    is no quad; filled and opened, the grid is a quad of its own."""
+    gray = np.full((600, 800), 225, np.uint8)
+    import cv2
+    x0, y0, side = 200, 120, 300
+    for k in range(7):
+        t = x0 + k * side // 6
+        cv2.line(gray, (t, y0), (t, y0 + side), 40, 2)
+        cv2.line(gray, (x0, y0 + k * side // 6), (x0 + side, y0 + k * side // 6), 40, 2)
+    cv2.rectangle(gray, (x0, y0), (x0 + side, y0 + side), 30, 5)
+    cv2.line(gray, (x0 + side, y0), (799, 0), 60, 3)  # the wall's edge, from the grid's corner
+    for k in range(6):  # the keypad, its top row of boxes joined to the grid by a stroke
+        cv2.rectangle(gray, (x0 + 50 * k + 5, y0 + side + 20), (x0 + 50 * k + 45, y0 + side + 60), 60, 2)
+    cv2.line(gray, (x0 + 25, y0 + side), (x0 + 25, y0 + side + 20), 60, 2)
+    truth = np.array([[x0, y0], [x0 + side, y0], [x0 + side, y0 + side], [x0, y0 + side]], np.float64)
+
+    def near(quads):
+        return any(np.abs(q - truth).max() < 8 for q in quads)
+
+    assert not near(candidate_quads(gray))
+    assert near(solid_quads(gray))

@@ -55,6 +55,9 @@ CELL_PX = 56
 MIN_AREA = 0.01
 """Smallest candidate, as a fraction of the working image area."""
 MAX_CANDIDATES = 12
+SOLID_OPEN = 0.04
+"""Width of the opening that leaves solid blobs only (:func:`solid_quads`), as a share of the
+working copy's shorter side."""
 MIN_CONTRAST = 0.02
 """Smallest line-versus-cell contrast (darkness units) for a grid to count as found (was 0.03
 before MIN_TIDY kept outlines around a grid out; 0.02 finds 2 more of 159 dev hard photos)."""
@@ -173,9 +176,7 @@ def candidate_quads(gray: np.ndarray, pad: int = 0) -> list[np.ndarray]:
     """Large quadrilaterals in the working copy that may be a grid's outline, biggest first.
     ``pad``: width of the light frame added around the photo (dark for the bright-blob mask)."""
     h, w = gray.shape
-    block = max(15, (min(h, w) // 40) | 1)
-    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 10)
-    ink = cv2.dilate(ink, np.ones((3, 3), np.uint8))
+    ink = ink_mask(gray)
     _, bright = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     # A light grid on a dark screen: its lines closed over, the whole grid is one bright blob.
     shut = max(5, (min(h, w) // 60) | 1)
@@ -201,6 +202,31 @@ def candidate_quads(gray: np.ndarray, pad: int = 0) -> list[np.ndarray]:
     quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))  # a tight crop
     quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
     return distinct(quads)[:MAX_CANDIDATES]
+
+
+def ink_mask(gray: np.ndarray) -> np.ndarray:
+    """255 where the working copy is darker than its surroundings (adaptive threshold, robust to
+    shadows and shading), grown by a pixel."""
+    h, w = gray.shape
+    block = max(15, (min(h, w) // 40) | 1)
+    ink = cv2.adaptiveThreshold(gray, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV, block, 10)
+    return cv2.dilate(ink, np.ones((3, 3), np.uint8))
+
+
+def solid_quads(gray: np.ndarray) -> list[np.ndarray]:
+    """Outlines of the ink's blobs with their holes filled and thin strokes opened away (an opening
+    SOLID_OPEN of the shorter side wide), biggest first: a grid whose outline's ink touches a wall's
+    edge, a shadow's edge or a keypad is one blob with them in :func:`candidate_quads`, its hull
+    no quad; filled, it is a solid square that those thin links do not survive."""
+    h, w = gray.shape
+    contours, _ = cv2.findContours(ink_mask(gray), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    solid = cv2.drawContours(np.zeros((h, w), np.uint8), contours, -1, 255, cv2.FILLED)
+    k = max(3, int(min(h, w) * SOLID_OPEN) | 1)
+    solid = cv2.morphologyEx(solid, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    quads = [q for c in contours if cv2.contourArea(c) >= MIN_AREA * h * w
+             and (q := quad_of(c)) is not None and _plausible(q, h, w)]
+    return sorted(quads, key=lambda q: -cv2.contourArea(q.astype(np.float32)))
 
 
 def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
