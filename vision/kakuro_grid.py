@@ -9,9 +9,9 @@ and rows and columns are counted separately (the grid is R×C).
 The algorithm, one function per step:
 
 1. Candidates are the KenKen finder's (:func:`vision.grid.candidate_quads`): large quadrilaterals
-   of ink, bright panels and long strokes in a working copy; the ink's blobs filled and opened
-   (:func:`vision.grid.solid_quads`: an outline whose ink runs into a shadow's edge, a wall's or
-   the page's text is one of them) (when none passes, in a copy with its
+   of ink, bright panels and long strokes in a working copy (when none passes, also the ink's blobs
+   filled and opened — :func:`vision.grid.solid_quads`: an outline whose ink runs into a shadow's
+   edge, a wall's or the page's text is one of them — and the candidates of a copy with its
    shadows flattened: :func:`flattened`); and the outline the whole KenKen
    finder settles on (:func:`vision.grid.find_grid`, which fits each side to the border's line, so
    it finds outlines a shadow or a light border breaks; probed always, not only when no candidate
@@ -25,7 +25,7 @@ The algorithm, one function per step:
    that come right before a light one (:func:`clue_share`: a page of text has none) — or, blurred,
    in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT). The best
    score wins: contrast times the square root of the area, times EDGE_LIGHT for every light cell in
-   the first row and column, times the share of clue places that show a diagonal (CLUE_WEIGHT).
+   the first row and column.
 4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
@@ -96,10 +96,6 @@ EDGE_LIGHT = 0.8
 """A lattice's score is multiplied by this for every light cell in its first row and column, where a
 Kakuro has none (its clue cells and blocks): a lattice run on over a row of light buttons below the
 grid (kdev hand-held) loses to the grid's own."""
-CLUE_WEIGHT = 1.0
-"""A lattice's score is multiplied by the share of its clue places that show a diagonal to this
-power: a lattice run on over a row of light buttons below the grid has a row of places above them
-without one."""
 MIN_CONTRAST = 0.08
 """Least contrast of a lattice's inner boundaries over its cell middles (edge strength units)."""
 FLAT_REACH = 0.1
@@ -357,18 +353,16 @@ def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tup
     return np.array(out)
 
 
-def _shown_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> float | None:
-    """The share of the places where ``dark`` says clue cells go that show a diagonal, when enough
-    do: CLUE_SHARE_SURE of them, or CLUE_SHARE of them clearer than the other cells by
-    CLUE_CONTRAST_LEAST, or CLUE_SHARE_FAINT of them far clearer (CLUE_CONTRAST; see
-    :func:`clue_share`); None when too few do."""
+def _shows_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
+    """True when the places where ``dark`` says clue cells go show diagonals: CLUE_SHARE_SURE of
+    them, or CLUE_SHARE of them clearer than the other cells by CLUE_CONTRAST_LEAST, or
+    CLUE_SHARE_FAINT of them far clearer (CLUE_CONTRAST; see :func:`clue_share`)."""
     places, strength = _clue_places(gray, xs, ys, dark)
     clues = _share(strength)
     if clues >= CLUE_SHARE_SURE or clues < CLUE_SHARE_FAINT:
-        return clues if clues >= CLUE_SHARE_SURE else None
+        return clues >= CLUE_SHARE_SURE
     contrast = _clue_contrast(gray, xs, ys, dark, places, strength)
-    shown = contrast >= CLUE_CONTRAST or (clues >= CLUE_SHARE and contrast >= CLUE_CONTRAST_LEAST)
-    return clues if shown else None
+    return contrast >= CLUE_CONTRAST or (clues >= CLUE_SHARE and contrast >= CLUE_CONTRAST_LEAST)
 
 
 def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
@@ -420,16 +414,12 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
     share = float(dark.mean())
     if not DARK_SHARE[0] <= share <= DARK_SHARE[1] or not _dark_edges(warped, xs, ys, dark):
         return None, None
-    clues = _shown_clues(warped, xs, ys, dark)
-    if clues is None:
-        clues = _shown_clues(warped, xs, ys, dark_cells(warped, xs, ys, SHADOW_REACH))
-    if clues is None:
+    if not _shows_clues(warped, xs, ys, dark) and not _shows_clues(warped, xs, ys, dark_cells(warped, xs, ys, SHADOW_REACH)):
         return None, back
     contrast = min(cx, cy)
     area = cv2.contourArea(back.astype(np.float32))
     light_edge = int((~dark[0]).sum() + (~dark[:, 0]).sum())
-    score = contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge * clues ** CLUE_WEIGHT
-    return Probe(back, rows, cols, contrast, score, share), None
+    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge, share), None
 
 
 def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
@@ -482,11 +472,11 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     it is asked here."""
     gray, scale = work_copy(image)
     levels = pyramid(gray)
-    quads = distinct(candidate_quads(gray) + solid_quads(gray)) + _fitted_outline(image, scale, kenken)
+    quads = candidate_quads(gray) + _fitted_outline(image, scale, kenken)
     probes = [p for quad in quads if (p := probe(levels, quad)) is not None]
     if not probes:
         seen = distinct(quads)
-        fresh = distinct(seen + candidate_quads(flattened(gray)))[len(seen):]
+        fresh = distinct(seen + solid_quads(gray) + candidate_quads(flattened(gray)))[len(seen):]
         probes = [p for quad in fresh if (p := probe(levels, quad)) is not None]
     if not probes:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
