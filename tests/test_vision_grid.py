@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 from PIL import Image
@@ -198,7 +199,6 @@ def test_a_grid_whose_outline_runs_into_other_strokes_is_a_solid_quad():
     shadow's) and a row of boxes under it (a keypad): in the plain ink the three are one blob that
     is no quad; filled and opened, the grid is a quad of its own."""
     gray = np.full((600, 800), 225, np.uint8)
-    import cv2
     x0, y0, side = 200, 120, 300
     for k in range(7):
         t = x0 + k * side // 6
