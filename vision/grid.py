@@ -36,7 +36,7 @@ import numpy as np
 from .bend import bend_field
 from .errors import NoPuzzleFound
 from .model import GridFind
-from .quantiles import median, quantile
+from .quantiles import image_quantile, median, quantile
 
 WORK_SIDE = 1000
 """Longest side of the working copy (pixels)."""
@@ -261,7 +261,10 @@ def darkness(gray: np.ndarray, line_px: int) -> np.ndarray:
     k = max(3, 2 * line_px + 1)
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     paper = cv2.blur(cv2.blur(paper, (k, k)), (k, k)).astype(np.float32)  # ≈ a Gaussian, O(1) per pixel
-    return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
+    ink = gray.astype(np.float32)
+    np.subtract(paper, ink, out=ink)
+    ink /= np.maximum(paper, 16.0, out=paper)
+    return np.clip(ink, 0.0, 1.0, out=ink)
 
 
 SURROUND_DARK, SURROUND_GREY = 0.3, 0.35
@@ -286,24 +289,26 @@ def darkness_without_surround(gray: np.ndarray, line_px: int, inner: tuple[int, 
     filled with the paper beside it (the brightest grey that stays within a line width; farther
     out the page's paper grey), so a shadowed panel's edge does not look like ink either."""
     dark = darkness(gray, line_px)
-    removed = surround(dark, gray, inner)
+    page = image_quantile(gray, 0.9)
+    removed = surround(dark, gray, inner, page)
     if not removed.any():
         return dark
     k = np.ones((2 * line_px + 1, 2 * line_px + 1), np.uint8)
     beside = cv2.dilate(np.where(removed, 0, gray).astype(np.uint8), k)
-    page = np.uint8(np.percentile(gray, 90))
-    filled = np.where(removed, np.where(beside > 0, beside, page), gray).astype(np.uint8)
+    filled = np.where(removed, np.where(beside > 0, beside, np.uint8(page)), gray).astype(np.uint8)
     return np.where(removed, 0.0, darkness(filled, line_px)).astype(dark.dtype)
 
 
-def surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int]) -> np.ndarray:
+def surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int], page: float | None = None) -> np.ndarray:
     """The mask of broad dark regions in the band where the border is looked for, outside the
-    square ``inner`` = ``(lo, hi)``: darker than SURROUND_DARK and SURROUND_GREY of the paper grey,
-    at least SURROUND_PX thick both ways (lines, even heavy ones, are thinner), grown over their
-    blurred edge. A shadow across the grid is left alone inside (its lines count for the comb),
-    and a long line along the surround that is darker than it (a black border under a dark app
-    bar) is the border, not the surround's edge."""
-    deep = (dark > SURROUND_DARK) & (gray < SURROUND_GREY * float(np.percentile(gray, 90)))
+    square ``inner`` = ``(lo, hi)``: darker than SURROUND_DARK and SURROUND_GREY of the paper grey
+    (``page``, the 90 % quantile of ``gray``; worked out when not given), at least SURROUND_PX
+    thick both ways (lines, even heavy ones, are thinner), grown over their blurred edge. A shadow
+    across the grid is left alone inside (its lines count for the comb), and a long line along the
+    surround that is darker than it (a black border under a dark app bar) is the border, not the
+    surround's edge."""
+    page = image_quantile(gray, 0.9) if page is None else page
+    deep = (dark > SURROUND_DARK) & (gray < SURROUND_GREY * page)
     lo, hi = inner
     deep[lo:hi, lo:hi] = False
     solid = cv2.morphologyEx(deep.astype(np.uint8), cv2.MORPH_OPEN, np.ones((SURROUND_PX, SURROUND_PX), np.uint8))
@@ -321,23 +326,43 @@ def surround(dark: np.ndarray, gray: np.ndarray, inner: tuple[int, int]) -> np.n
 
 
 def line_profiles(dark: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-    """Column and row profiles: the median over ``SEGMENTS`` slices of [lo, hi) of the mean darkness."""
-    def along(d: np.ndarray) -> np.ndarray:
-        bands = np.array_split(d[lo:hi], SEGMENTS, axis=0)
-        return np.median(np.stack([b.mean(axis=0) for b in bands]), axis=0)
-    return along(dark), along(dark.T)
+    """Column and row profiles: the median over ``SEGMENTS`` slices of [lo, hi) of the mean darkness
+    (the slices as ``np.array_split`` cuts them: the first few one longer when they do not come out even)."""
+    size, longer = divmod(hi - lo, SEGMENTS)
+
+    def along(axis: int) -> np.ndarray:
+        means = [slice_means(dark, axis, lo, size + 1, longer),
+                 slice_means(dark, axis, lo + longer * (size + 1), size, SEGMENTS - longer)]
+        return np.median(np.concatenate([m for m in means if len(m)]), axis=0)
+    return along(0), along(1)
+
+
+def slice_means(image: np.ndarray, axis: int, start: int, width: int, count: int) -> np.ndarray:
+    """The mean of each of ``count`` consecutive slices of ``image``, ``width`` rows (``axis=0``) or
+    columns (``axis=1``) each, from ``start`` on, as a C-ordered ``count`` × length array: row ``i``
+    is ``slice.mean(axis=axis)`` of slice ``i`` bit for bit, as numpy reduces all the slices at once
+    in the memory layout each has alone, so it adds up each in the same order. The slices must lie
+    inside the image."""
+    if axis == 0:
+        return image[start:start + count * width].reshape(count, width, image.shape[1]).mean(axis=1)
+    block = image[:, start:start + count * width].reshape(image.shape[0], count, width)
+    return np.ascontiguousarray(block.mean(axis=2).T)
 
 
 def ridges(profile: np.ndarray, widths: tuple[int, ...] = (3, 6, 12)) -> np.ndarray:
-    """The profile's ridges: how much each point is darker than both points ``w`` away, the best
-    over ``widths`` (a line is a ridge; the edge of a dark surround is not)."""
+    """The profile's ridges: how much each point is darker than both points ``w`` away (the ends
+    repeated beyond the profile), the best over ``widths`` (a line is a ridge; the edge of a dark
+    surround is not). A 2-d ``profile`` holds one profile per row, each taken on its own."""
     out = np.zeros_like(profile)
-    n = len(profile)
+    n = profile.shape[-1]
     for w in widths:
         w = min(w, n)
-        left = np.concatenate([np.full(w, profile[0]), profile[:n - w]])
-        right = np.concatenate([profile[w:], np.full(w, profile[-1])])
-        out = np.maximum(out, np.minimum(profile - left, profile - right))
+        below_left, below_right = np.empty_like(profile), np.empty_like(profile)
+        below_left[..., :w] = profile[..., :w] - profile[..., :1]
+        below_left[..., w:] = profile[..., w:] - profile[..., :n - w]
+        below_right[..., :n - w] = profile[..., :n - w] - profile[..., w:]
+        below_right[..., n - w:] = profile[..., n - w:] - profile[..., -1:]
+        np.maximum(out, np.minimum(below_left, below_right, out=below_left), out=out)
     return np.clip(out, 0.0, None)
 
 
@@ -349,30 +374,86 @@ def locate_border(profile: np.ndarray, guess: float, reach: float) -> float:
     if b - a < 3:
         return guess
     window = profile[a:b]
-    peak = int(np.argmax(window))
+    peak = int(window.argmax())
     top = window[peak]
     if top <= 0:
         return guess
+    high = (window >= top / 2).tolist()
     left = peak
-    while left > 0 and window[left - 1] >= top / 2:
+    while left > 0 and high[left - 1]:
         left -= 1
     right = peak
-    while right < len(window) - 1 and window[right + 1] >= top / 2:
+    while right < len(high) - 1 and high[right + 1]:
         right += 1
     part = window[left:right + 1]
-    return a + float(np.sum(np.arange(left, right + 1) * part) / np.sum(part))
+    return a + float((np.arange(left, right + 1) * part).sum() / part.sum())
 
 
-def line_profiles_at(widened: tuple[np.ndarray, np.ndarray], lo: int, hi: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Column and row ridge profiles of [lo, hi) for a grid of ``n`` cells: the darkness (``widened``
-    by :func:`widen`) opened by a line ``OPEN_CELLS`` of a cell long, averaged along. Digits, clues
-    and pencil marks are shorter than the kernel and vanish; grid lines, faint or not, run the
-    whole way and stay."""
-    k = max(5, int(OPEN_CELLS * (hi - lo) / n))
-    vertical = cv2.morphologyEx(widened[0], cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
-    horizontal = cv2.morphologyEx(widened[1], cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
-    return (ridges(vertical[lo:hi].mean(axis=0) / 255.0),
-            ridges(horizontal[:, lo:hi].mean(axis=1) / 255.0))
+def nearest_index(position: float, length: int) -> int:
+    """The index nearest ``position`` (rounded half to even) in an array ``length`` long."""
+    return min(max(round(position), 0), length - 1)
+
+
+def line_profiles_at(widened: tuple[np.ndarray, np.ndarray], lo: int, hi: int,
+                     ns: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Column and row ridge profiles of [lo, hi) for a grid of each ``n`` of ``ns`` cells, one row
+    per n: the darkness (``widened`` by :func:`widen`) opened by a line ``OPEN_CELLS`` of a cell long
+    (:func:`opening_length`), averaged along. Digits, clues and pencil marks are shorter than the
+    kernel and vanish; grid lines, faint or not, run the whole way and stay."""
+    lengths = np.array([opening_length(lo, hi, int(n)) for n in ns])
+    cols = opened_sums(widened[0], lengths, lo, hi)
+    rows = opened_sums(cv2.transpose(widened[1]), lengths, lo, hi)  # opened across: the transpose down
+    # The mean as numpy gives it for uint8 (bit for bit): the exact sum over the count.
+    return ridges(cols / (hi - lo) / 255.0), ridges(rows / (hi - lo) / 255.0)
+
+
+def opening_length(lo: int, hi: int, n: int) -> int:
+    """Length (pixels) of the line opening that keeps only the lines of an ``n``-cell grid over
+    [lo, hi): ``OPEN_CELLS`` of a cell, at least 5."""
+    return max(5, int(OPEN_CELLS * (hi - lo) / n))
+
+
+def opened_sums(image: np.ndarray, lengths: np.ndarray, lo: int, hi: int) -> np.ndarray:
+    """Row ``i``: the sum down each column, over rows [lo, hi), of the uint8 ``image`` opened by a
+    vertical line ``lengths[i]`` long, exactly as ``cv2.morphologyEx(image, cv2.MORPH_OPEN,
+    np.ones((k, 1), np.uint8))`` opens it: an erosion, then a dilation, each over the rows ``k // 2``
+    back to ``k - 1 - k // 2`` ahead (what lies beyond the image left out), done by :func:`sliding`.
+    The erosions are chained from the shortest line up, each the previous one eroded by the
+    difference (the minimum over a window is the minimum of the minima over windows that make it
+    up), so together they cost about one erosion by the longest line."""
+    sums = np.empty((len(lengths), image.shape[1]))
+    eroded, before, after = image, 0, 0  # its window reaches `before` rows back, `after` ahead
+    for k in sorted(set(lengths.tolist())):
+        back, ahead = k // 2, k - 1 - k // 2
+        eroded = sliding(np.minimum, eroded, back - before, ahead - after, 255, (0, len(image)))
+        before, after = back, ahead
+        opened = sliding(np.maximum, eroded, back, ahead, 0, (lo, hi))
+        sums[lengths == k] = cv2.reduce(opened, 0, cv2.REDUCE_SUM, dtype=cv2.CV_32S)[0]
+    return sums
+
+
+def sliding(op: np.ufunc, image: np.ndarray, back: int, ahead: int, fill: int, rows: tuple[int, int]) -> np.ndarray:
+    """``op`` (``np.minimum`` or ``np.maximum``) over the rows of ``image`` from ``back`` before to
+    ``ahead`` after each row of ``rows`` = ``(first, end)``, the rows beyond the image left out
+    (``fill``, the identity of ``op`` for the dtype, stands for them): an erosion or a dilation by a
+    vertical line. By doubling: ``op`` over runs of 2 rows, 4, ... up to the longest power of two
+    ``p`` in the window, then over the two runs of ``p`` that cover it; a few array operations
+    whatever the window's length."""
+    first, end = rows
+    length = back + ahead + 1
+    start, stop = first - back, end + ahead  # the rows the windows cover
+    runs = np.empty((stop - start, image.shape[1]), image.dtype)
+    inside, beyond = max(0, start), min(len(image), stop)
+    runs[:inside - start], runs[beyond - start:] = fill, fill
+    runs[inside - start:beyond - start] = image[inside:beyond]
+    spare = np.empty_like(runs)
+    p, count = 1, len(runs)  # runs[i] is op over rows start + i .. start + i + p - 1, for i < count
+    while 2 * p <= length:
+        op(runs[:count - p], runs[p:count], out=spare[:count - p])
+        runs, spare = spare, runs
+        count -= p
+        p *= 2
+    return op(runs[:end - first], runs[length - p:length - p + end - first])
 
 
 def clutter(widened: tuple[np.ndarray, np.ndarray], lo: int, hi: int, span: tuple[float, ...], n: int) -> float:
@@ -380,7 +461,7 @@ def clutter(widened: tuple[np.ndarray, np.ndarray], lo: int, hi: int, span: tupl
     strongest line crossing a cell's central half, darkness 0..1, in the darkness opened as in
     :func:`line_profiles_at`). Near 0 for a real grid (digits and clues are short); high when a
     candidate's cells are cut by lines of something else (a grid seen inside a larger outline)."""
-    k = max(5, int(OPEN_CELLS * (hi - lo) / n))
+    k = opening_length(lo, hi, n)
     vertical = cv2.morphologyEx(widened[0], cv2.MORPH_OPEN, np.ones((k, 1), np.uint8))
     horizontal = cv2.morphologyEx(widened[1], cv2.MORPH_OPEN, np.ones((1, k), np.uint8))
     x0, x1, y0, y1 = span
@@ -430,10 +511,9 @@ def window_filters(profiles: np.ndarray, tols: np.ndarray) -> tuple[np.ndarray, 
     m, length = profiles.shape
     top = profiles.astype(np.float32)
     grown = top.copy()
-    for t in range(1, int(tols.max()) + 1):  # grow every row's window by one a side; keep it at its tol
-        left = np.concatenate([np.repeat(top[:, :1], t, axis=1), top[:, :length - t]], axis=1)
-        right = np.concatenate([top[:, t:], np.repeat(top[:, -1:], t, axis=1)], axis=1)
-        grown = np.where((tols >= t)[:, None], np.maximum(grown, np.maximum(left, right)), grown)
+    for t in np.unique(tols[tols > 0]).tolist():  # a dilation leaves out what lies beyond the ends
+        rows = tols == t
+        grown[rows] = cv2.dilate(top[rows], np.ones((1, 2 * t + 1), np.uint8))
     sums = np.concatenate([np.zeros((m, 1)), np.cumsum(profiles, axis=1, dtype=np.float64)], axis=1)
     idx = np.arange(length)[None, :]
     a, b = np.maximum(idx - tols[:, None], 0), np.minimum(idx + tols[:, None] + 1, length)
@@ -441,13 +521,30 @@ def window_filters(profiles: np.ndarray, tols: np.ndarray) -> tuple[np.ndarray, 
     return grown, (sums[rows, b] - sums[rows, a]) / (b - a)
 
 
-def row_quantile(ordered: np.ndarray, q: float, count: int) -> np.ndarray:
-    """``np.quantile(values, q, axis=1)`` (linear interpolation) of rows whose first ``count``
-    entries are ``values`` sorted."""
-    pos = q * (count - 1)
-    k = int(np.floor(pos))
+def row_quantile(ordered: np.ndarray, q: float, counts: np.ndarray) -> np.ndarray:
+    """The ``q`` quantile (linear interpolation between the order statistics around ``q·(count-1)``,
+    in ``ordered``'s dtype) of each row of ``ordered[i]`` whose first ``counts[i]`` entries are its
+    values sorted, for every ``i``: an ``len(counts)`` × rows array."""
+    pos = q * (counts - 1)
+    k = np.floor(pos).astype(int)
     frac = pos - k
-    return ordered[:, k] if frac == 0 else ordered[:, k] * (1 - frac) + ordered[:, min(k + 1, count - 1)] * frac
+    below = np.take_along_axis(ordered, k[:, None, None], axis=2)[..., 0]
+    above = np.take_along_axis(ordered, np.minimum(k + 1, counts - 1)[:, None, None], axis=2)[..., 0]
+    weights = (1 - frac).astype(ordered.dtype)[:, None], frac.astype(ordered.dtype)[:, None]
+    return np.where((frac == 0)[:, None], below, below * weights[0] + above * weights[1])
+
+
+def comb_entries(values: np.ndarray, origins: np.ndarray, spacings: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """``values[i, j]`` for each comb ``c`` of row ``i`` and each of ``offsets``, ``j`` the position
+    ``origins[i, c] + spacings[i, c]·offset`` rounded (half to even) and clipped to the row: a rows ×
+    combs × offsets array."""
+    positions = spacings[:, :, None] * offsets
+    positions += origins[:, :, None]
+    np.rint(positions, out=positions)
+    np.clip(positions, 0, values.shape[1] - 1, out=positions)
+    index = positions.astype(np.intp)
+    index += (np.arange(len(values)) * values.shape[1])[:, None, None]
+    return values.ravel()[index]
 
 
 def best_combs(profiles: np.ndarray, ns: np.ndarray, starts: list[float], ends: list[float]) -> list[tuple[float, float, np.ndarray, np.ndarray]]:
@@ -477,20 +574,18 @@ def best_combs(profiles: np.ndarray, ns: np.ndarray, starts: list[float], ends: 
         b = b.copy()
         b[none, 0] = a[none, 0] + 4 * nf[none]
         ok[none, 0] = True
-    last = profiles.shape[1] - 1
     width = int(ns.max())
-    spacing = (b - a)[:, :, None] / nf[:, None, None]
-    rows = np.arange(len(ns))[:, None, None]
-    lines = top[rows, np.clip(np.round(a[:, :, None] + spacing * np.arange(width + 1)), 0, last).astype(int)]
-    mids = mean[rows, np.clip(np.round(a[:, :, None] + spacing * (np.arange(width) + 0.5)), 0, last).astype(int)]
-    lines_sorted = np.sort(np.where(np.arange(width + 1) <= ns[:, None, None], lines, np.inf), axis=2)
-    mids_sorted = np.sort(np.where(np.arange(width) < ns[:, None, None], mids, np.inf), axis=2)
-    out = []
-    for i, n in enumerate(int(v) for v in ns):
-        value = row_quantile(lines_sorted[i], 0.2, n + 1) - row_quantile(mids_sorted[i], 0.8, n)
-        k = int(np.argmax(np.where(ok[i], value - SHIFT_COST * moved[i] / step[i], -np.inf)))
-        out.append((float(a[i, k]), float(b[i, k]), lines[i, k, :n + 1], mids[i, k, :n]))
-    return out
+    spacing = (b - a) / nf[:, None]
+    lines = comb_entries(top, a, spacing, np.arange(width + 1))
+    mids = comb_entries(mean, a, spacing, np.arange(width) + 0.5)
+    lines_sorted = np.where(np.arange(width + 1) <= ns[:, None, None], lines, np.inf)
+    lines_sorted.sort(axis=2)
+    mids_sorted = np.where(np.arange(width) < ns[:, None, None], mids, np.inf)
+    mids_sorted.sort(axis=2)
+    value = row_quantile(lines_sorted, 0.2, ns + 1) - row_quantile(mids_sorted, 0.8, ns)
+    best = np.argmax(np.where(ok, value - SHIFT_COST * moved / step[:, None], -np.inf), axis=1)
+    return [(float(a[i, k]), float(b[i, k]), lines[i, k, :n + 1], mids[i, k, :n])
+            for i, (n, k) in enumerate(zip(ns.tolist(), best.tolist()))]
 
 
 def count_cells(dark: np.ndarray, lo: int, hi: int,
@@ -503,30 +598,36 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
     multiple of a smaller passing one must show lines between the coarser comb's (see
     :func:`lines_between`) unless the coarser one's cells are cut by long lines (:func:`clutter`:
     thin lines beside thick cage walls are weaker, but they are lines). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
-    contrasts, spans, firm, inner_lines = {}, {}, {}, {}
+    contrasts, spans, comb_lines = {}, {}, {}
     widened = widen(dark)
     ns = np.arange(MIN_N, MAX_N + 1)
-    cols, rows = zip(*(line_profiles_at(widened, lo, hi, int(n)) for n in ns))
-    col_combs = best_combs(np.stack(cols), ns, options[0], options[1])
-    row_combs = best_combs(np.stack(rows), ns, options[2], options[3])
+    cols, rows = line_profiles_at(widened, lo, hi, ns)
+    col_combs = best_combs(cols, ns, options[0], options[1])
+    row_combs = best_combs(rows, ns, options[2], options[3])
     for n, (x0, x1, col_lines, col_mids), (y0, y1, row_lines, row_mids) in zip(ns.tolist(), col_combs, row_combs):
         lines, mids = np.concatenate([col_lines, row_lines]), np.concatenate([col_mids, row_mids])
         contrasts[n] = float(quantile(lines, 0.2) - quantile(mids, 0.8))
         spans[n] = (x0, x1, y0, y1)
-        borders = np.array([col_lines[0], col_lines[-1], row_lines[0], row_lines[-1]])
-        inner = np.concatenate([col_lines[1:-1], row_lines[1:-1]])
-        inner_lines[n] = (col_lines[1:-1], row_lines[1:-1])
-        firm[n] = float(np.clip(borders.mean() / max(float(np.median(inner)), 1e-3), 0.0, 1.0))
+        comb_lines[n] = (col_lines, row_lines)
     best = max(contrasts.values())
     if best <= 0:
         return 0, 0.0, 0.0, (), 0.0
     passing = sorted((k for k, v in contrasts.items() if v >= N_FRACTION * best), reverse=True)
     n = passing[0]
     for m in passing[1:]:
-        if (n % m == 0 and not lines_between(inner_lines[n], n // m)
+        if (n % m == 0 and not lines_between(tuple(c[1:-1] for c in comb_lines[n]), n // m)
                 and clutter(widened, lo, hi, spans[m], m) < 0.5 * CLUTTER_LIMIT):
             n = m  # the finer comb's extra lines are digit strokes, not lines
-    return n, float(best), contrasts[n], spans[n], firm[n]
+    return n, float(best), contrasts[n], spans[n], firmness(*comb_lines[n])
+
+
+def firmness(col_lines: np.ndarray, row_lines: np.ndarray) -> float:
+    """How firm a comb's borders are: the mean strength of its four borders (the ends of the
+    column and row comb's ``lines``, see :func:`best_combs`) over the median of its inner lines'
+    strength, 0..1."""
+    borders = np.array([col_lines[0], col_lines[-1], row_lines[0], row_lines[-1]])
+    inner = np.concatenate([col_lines[1:-1], row_lines[1:-1]])
+    return float(np.clip(borders.mean() / max(float(np.median(inner)), 1e-3), 0.0, 1.0))
 
 
 def lines_between(inner: tuple[np.ndarray, np.ndarray], k: int) -> bool:
@@ -553,11 +654,14 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
     d = dark if axis == 0 else dark.T
     width = max(4, (hi - lo) // SEGMENTS)
     starts = list(range(lo, hi - 4, width))
-    profiles = [ridges(d[s:s + width].mean(axis=0)) for s in starts]
+    whole_slices = sum(s + width <= d.shape[0] for s in starts)  # the last may be cut off by the edge
+    means = [slice_means(dark, axis, lo, width, whole_slices)] + [d[s:s + width].mean(axis=0)[None]
+                                                                  for s in starts[whole_slices:]]
+    profiles = ridges(np.concatenate(means))  # one row per slice
     middle = len(starts) // 2
     whole = np.mean(profiles, axis=0)  # the side as a whole: one slice may hold a clue
     centre = locate_border(whole, guess, reach)
-    strength = max(float(whole[int(np.clip(round(centre), 0, d.shape[1] - 1))]), 1e-3)
+    strength = max(float(whole[nearest_index(centre, d.shape[1])]), 1e-3)
     found: dict[int, float] = {}
     for order in (range(middle, len(starts)), range(middle - 1, -1, -1)):
         pos = centre
@@ -565,7 +669,7 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
             p = locate_border(profiles[i], pos, TRACK_PX)
             if abs(p - centre) > SIDE_BEND * (hi - lo):
                 break  # wandered off to something else (a clue, an inner line)
-            if profiles[i][int(np.clip(round(p), 0, d.shape[1] - 1))] >= TRACK_FLOOR * strength:
+            if profiles[i][nearest_index(p, d.shape[1])] >= TRACK_FLOOR * strength:
                 found[i] = pos = p
     if len(found) < 6:
         return None, len(found) / len(starts)
@@ -624,7 +728,7 @@ def evenly_spaced_borders(profile: np.ndarray, a: float, b: float, n: int) -> tu
     for border, expected in ((a, origin), (b, origin + n * spacing)):
         if abs(border - expected) > BORDER_SLACK * spacing:
             moved = locate_border(profile, expected, BORDER_SLACK * spacing)
-            if profile[int(np.clip(round(moved), 0, len(profile) - 1))] >= floor:
+            if profile[nearest_index(moved, len(profile))] >= floor:
                 border = moved
         out.append(float(border))
     return out[0], out[1]
@@ -635,12 +739,21 @@ def side_corners(sides: list[np.ndarray]) -> np.ndarray:
     left, right, top, bottom = sides
     corners = []
     for vertical, horizontal in ((left, top), (right, top), (right, bottom), (left, bottom)):
-        x, y = np.polyval(vertical, 0.0), np.polyval(horizontal, 0.0)
+        x, y = polyval(vertical, 0.0), polyval(horizontal, 0.0)
         for _ in range(20):
-            x = np.polyval(vertical, y)
-            y = np.polyval(horizontal, x)
+            x = polyval(vertical, y)
+            y = polyval(horizontal, x)
         corners.append((x, y))
     return np.array(corners)
+
+
+def polyval(coefficients: np.ndarray, x: float) -> float:
+    """``np.polyval(coefficients, x)`` for one number, bit for bit (the same Horner steps in double
+    precision), without numpy's cost per call."""
+    y = 0.0
+    for c in coefficients.tolist():
+        y = y * x + c
+    return y
 
 
 def pyramid(gray: np.ndarray, levels: int = 4) -> list[np.ndarray]:
@@ -663,7 +776,7 @@ def warp_square(levels: list[np.ndarray], quad: np.ndarray, side: int, margin: f
     f = 0.5 ** k
     src = levels[k]
     h = square_homography((quad + 0.5) * f - 0.5, side, margin)
-    fill = float(np.percentile(levels[-1], 95))
+    fill = image_quantile(levels[-1], 0.95)
     return cv2.warpPerspective(src, h, (side, side), flags=cv2.INTER_LINEAR,
                                borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
 
@@ -772,7 +885,7 @@ def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
     t, shift, weight = [], [], []
     for i in range(1, n):
         pos = locate_border(ridge, even[i], 0.25 * step)
-        strength = float(ridge[int(np.clip(round(pos), 0, side - 1))])
+        strength = float(ridge[nearest_index(pos, side)])
         if strength > 0 and abs(pos - even[i]) < 0.25 * step:
             t.append(i / n), shift.append(pos - even[i]), weight.append(strength)
     if len(t) < SNAP_MIN_LINES:
@@ -809,7 +922,7 @@ def find_grid(image: np.ndarray) -> GridFind:
     # A light frame around the working copy closes the outline of a grid that runs to the image's
     # edges (a phone screenshot whose grid spans the screen's width).
     pad = max(4, int(EDGE_PAD * max(gray.shape)))
-    gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=int(np.percentile(gray, 95)))
+    gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=int(image_quantile(gray, 0.95)))
     levels = pyramid(gray)
     probes = [p for p in (probe(levels, q) for q in candidate_quads(gray, pad)) if p is not None]
     probes = [p for p in probes if p.contrast >= MIN_CONTRAST and p.tidy >= MIN_TIDY]
