@@ -14,7 +14,7 @@ from ui.cli import main
 from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
-from vision.kakuro import LAYOUT_RIVAL_NOTE, lengthened, read_kakuro, reconcile, settle_layout
+from vision.kakuro import BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, lengthened, read_kakuro, reconcile, settle_layout
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
@@ -455,3 +455,15 @@ def test_an_eleven_blurred_into_one_blob_is_read_as_eleven(tmp_path):
     assert truth.grid[2][5].down == truth.grid[4][7].down == 11
     assert reading.puzzle.grid == truth.grid
     assert reading.confident
+
+
+def test_a_frame_read_as_an_outer_column_of_blocks_is_never_confident(tmp_path):
+    # Held-out clean photo kk5150-0082 (app style, 83 px per cell): the white frame left of the
+    # 12×12 grid was taken for a column of blocks, and the puzzle read one column over had exactly
+    # one solution, so a 12×13 Kakuro was reported as confident. No Kakuro prints a row or column of
+    # nothing but blocks, so such a reading is not trusted, and says why.
+    from ui.corpus_kakuro import plan_kakuro
+    spec = plan_kakuro(180, 5150)[82]
+    reading = read_kakuro(_tuning_photo(spec, tmp_path))
+    assert not reading.confident
+    assert any(note.startswith(BARE_EDGE_NOTE) for note in reading.notes)

@@ -11,7 +11,8 @@ The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest read
 changes is reported.
 A reading is *confident* only when it has exactly one solution with no change, no other reading
 nearly as likely also has one (a close rival, see :mod:`vision.kakuro_reconcile`; nor the other
-layout, when there were two), and every cell and number was read with high probability. Every stage is timed.
+layout, when there were two), no outer row or column holds only blocks (BARE_EDGE_NOTE), and every
+cell and number was read with high probability. Every stage is timed.
 
 Example::
 
@@ -193,13 +194,32 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     notes = list(best.notes)
     if any(other is not best and other.status == "unique" for other in outcomes):
         notes.append(LAYOUT_RIVAL_NOTE)
-    sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE))
+    if bare_edges(best.puzzle):
+        notes.append(f"{BARE_EDGE_NOTE} ({', '.join(bare_edges(best.puzzle))})")
+    sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE))
                                                                       for note in notes)
             and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in best.layout) for cell, p in best.white.items())
             and all(alts and alts[0][1] >= SURE for alts in best.numbers.values()))  # the layout as the tones say
     extra = {"rectified": grid.rectified} if debug else {}
     return KakuroReading(best.puzzle, best.status, best.solution, sure, tuple(best.changes), best.numbers, best.white,
                          best.entry_confidence, grid, seconds, tuple(notes), extra)
+
+
+BARE_EDGE_NOTE = "the grid may have been taken a row or column too large: an outer line holds only blocks"
+"""How a reading's notes say an outer row or column holds nothing but plain blocks (such a reading is
+not confident): no Kakuro prints one (the next line in would have no clue for its white cells), but
+a frame or margin beside the grid read as a line of blocks makes one, and the rest of the puzzle,
+read one cell over, may still have one solution (held-out clean kk5150-0082: 12×12 read as 12×13
+with a column of blocks over the white frame, confidently)."""
+
+
+def bare_edges(puzzle: KakuroPuzzle) -> tuple[str, ...]:
+    """Which outer lines of ``puzzle`` ('first row', 'last row', 'first column', 'last column') hold
+    nothing but plain blocks."""
+    grid = puzzle.grid
+    lines = {"first row": grid[0], "last row": grid[-1], "first column": [row[0] for row in grid],
+             "last column": [row[-1] for row in grid]}
+    return tuple(name for name, squares in lines.items() if all(square == BLOCK for square in squares))
 
 
 LAYOUT_RIVAL_NOTE = "another layout of the white cells also has exactly one solution"
