@@ -194,8 +194,8 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     notes = list(best.notes)
     if any(other is not best and other.status == "unique" for other in outcomes):
         notes.append(LAYOUT_RIVAL_NOTE)
-    if bare_edges(best.puzzle):
-        notes.append(f"{BARE_EDGE_NOTE} ({', '.join(bare_edges(best.puzzle))})")
+    if bare := bare_edges(best.puzzle):
+        notes.append(f"{BARE_EDGE_NOTE} ({', '.join(bare)})")
     sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE))
                                                                       for note in notes)
             and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in best.layout) for cell, p in best.white.items())
