@@ -79,7 +79,9 @@ SHADOW_REACH = 1
 """When the places of clue cells by the grid's white show too few diagonals, they are looked for
 again with dark cells judged against the brightest cell at most this many rows and columns away
 (:func:`dark_cells`): under a hard shadow over part of the grid, its white cells passed for dark
-places without a diagonal."""
+places without a diagonal. So are the first row and column when too few of them are dark
+against the whole grid's white: a light grey fill in a corner brighter than the rest (kk5150-0071,
+a hard web photo: fill 190–194 next to white 228, the grid's white 222 where light falls off)."""
 CELL_ASPECT = 1.6
 """A lattice whose cells, measured along the candidate's sides in the photo, are more than this many
 times wider than tall (or taller than wide) is no Kakuro: its cells are square (a tilt of 20°
@@ -96,6 +98,15 @@ EDGE_LIGHT = 0.8
 """A lattice's score is multiplied by this for every light cell in its first row and column, where a
 Kakuro has none (its clue cells and blocks): a lattice run on over a row of light buttons below the
 grid (kdev hand-held) loses to the grid's own."""
+SQUARE_REACH = 1.25
+"""When one direction's lattice has cells more than CELL_ASPECT times the other's, its comb is looked
+for again among cell sizes within this factor of the other's: a hand-held app photo's rows had every
+third boundary strong (white-to-block steps lined up there) and the three-row comb stood out 2.6
+times more than the one-row comb (kk5150-0076, no Kakuro found)."""
+MIDDLE = 0.4
+"""Central share of a cell whose edges :func:`middle_edges` weighs against the lattice's boundaries;
+a lattice's score is divided by that ratio when above 1 (eval sets kdev, keval, kfresh, kk77: 3
+more grids found right, none lost)."""
 MIN_CONTRAST = 0.08
 """Least contrast of a lattice's inner boundaries over its cell middles (edge strength units)."""
 FLAT_REACH = 0.1
@@ -171,9 +182,11 @@ def boundary_profiles(gray: np.ndarray, rows: tuple[int, int], cols: tuple[int, 
     return along(gx, rows), along(gy.T, cols)
 
 
-def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, float]:
+def lattice(profile: np.ndarray, lo: int, hi: int, near_step: float | None = None) -> tuple[float, float, int, float]:
     """``(a, b, n, contrast)``: the outer boundaries and cell count of the evenly spaced boundaries
-    in ``profile`` around [lo, hi); (0, 0, 0, 0) when the profile shows no period.
+    in ``profile`` around [lo, hi); (0, 0, 0, 0) when the profile shows no period. With
+    ``near_step``, only cell sizes within SQUARE_REACH of it compete, and the best comb among them wins
+    (the other direction's cell size, see :func:`_probe_once`).
 
     Every peak of the profile's autocorrelation is a candidate cell size (a comb with missing teeth
     still repeats at its spacing); the one whose best comb stands out most from the points halfway
@@ -198,10 +211,13 @@ def lattice(profile: np.ndarray, lo: int, hi: int) -> tuple[float, float, int, f
         denom = ac[i - 1] - 2 * ac[i] + ac[i + 1]
         step = float(lags[i] + (0.5 * (ac[i - 1] - ac[i + 1]) / denom if denom < 0 else 0.0))
         combs.append((step, *_comb(p, grown, step, lo, hi)))
+    if near_step is not None:
+        combs = [c for c in combs if abs(np.log(c[0] / near_step)) <= np.log(SQUARE_REACH)]
     top = max((c[2] for c in combs), default=0.0)
     if top <= 0:
         return 0.0, 0.0, 0, 0.0
-    step, off, _ = min(c for c in combs if c[2] >= COMB_FRACTION * top)
+    fraction = 1.0 if near_step is not None else COMB_FRACTION
+    step, off, _ = min(c for c in combs if c[2] >= fraction * top)
     positions = np.arange(off, len(p) - 1, step)
     values = grown[np.round(positions).astype(int)]
     floor = 0.5 * float(np.percentile(p[lo:hi], 99))
@@ -404,6 +420,13 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
         return None, None
     width, height = (np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in (0, 1))  # TL-TR, TR-BR
     aspect = (width * (x1 - x0) / cols) / (height * (y1 - y0) / rows)
+    if aspect < 1 / CELL_ASPECT:  # rows several cells tall: look for square cells' comb among the rows'
+        y0, y1, rows, cy = lattice(row, lo, hi, near_step=(x1 - x0) / cols * width / height)
+    elif aspect > CELL_ASPECT:
+        x0, x1, cols, cx = lattice(col, lo, hi, near_step=(y1 - y0) / rows * height / width)
+    if not cols or not rows or min(cx, cy) < MIN_CONTRAST:
+        return None, None
+    aspect = (width * (x1 - x0) / cols) / (height * (y1 - y0) / rows)
     if not 1 / CELL_ASPECT <= aspect <= CELL_ASPECT:
         return None, None
     h = square_homography(quad, side, margin)
@@ -412,14 +435,43 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
     xs, ys = np.linspace(x0, x1, cols + 1), np.linspace(y0, y1, rows + 1)
     dark = dark_cells(warped, xs, ys)
     share = float(dark.mean())
-    if not DARK_SHARE[0] <= share <= DARK_SHARE[1] or not _dark_edges(warped, xs, ys, dark):
+    if not DARK_SHARE[0] <= share <= DARK_SHARE[1]:
         return None, None
-    if not _shows_clues(warped, xs, ys, dark) and not _shows_clues(warped, xs, ys, dark_cells(warped, xs, ys, SHADOW_REACH)):
-        return None, back
+    local = None  # dark against the nearby white (see SHADOW_REACH), looked at only when needed
+    if not _dark_edges(warped, xs, ys, dark):
+        local = dark_cells(warped, xs, ys, SHADOW_REACH)
+        if not _dark_edges(warped, xs, ys, local):
+            return None, None
+    if not _shows_clues(warped, xs, ys, dark):
+        local = dark_cells(warped, xs, ys, SHADOW_REACH) if local is None else local
+        if not _shows_clues(warped, xs, ys, local):
+            return None, back
     contrast = min(cx, cy)
     area = cv2.contourArea(back.astype(np.float32))
     light_edge = int((~dark[0]).sum() + (~dark[:, 0]).sum())
-    return Probe(back, rows, cols, contrast, contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge, share), None
+    crossed = max(middle_edges(col, x0, x1, cols), middle_edges(row, y0, y1, rows))
+    score = contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge / max(1.0, crossed)
+    return Probe(back, rows, cols, contrast, score, share), None
+
+
+def middle_edges(profile: np.ndarray, a: float, b: float, n: int) -> float:
+    """The strongest edge across the middles of a lattice's cells (their central MIDDLE share),
+    over the median edge at its inner boundaries: a lattice whose cells straddle the grid's
+    own boundaries has edges as strong inside its cells as on its boundaries (a lattice over the
+    whole photo, of about the grid's cell size; one column wider than the grid, over the page's
+    edge beside it), a grid's own lattice far weaker ones (its digits and diagonals run along no
+    whole row or column)."""
+    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.2).ravel()
+    grown = cv2.dilate(p.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
+    step = (b - a) / n
+    inner = grown[np.clip(np.round(a + np.arange(1, n) * step), 0, len(p) - 1).astype(int)]
+    peaks = []
+    for k in range(n):
+        lo = max(0, int(round(a + (k + 0.5 - MIDDLE / 2) * step)))
+        hi = min(len(p), int(round(a + (k + 0.5 + MIDDLE / 2) * step)) + 1)
+        if hi > lo:
+            peaks.append(float(p[lo:hi].max()))
+    return float(max(peaks, default=0.0) / max(float(np.median(inner)), 1e-6))
 
 
 def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
