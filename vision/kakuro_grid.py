@@ -205,14 +205,13 @@ def lattice(profile: np.ndarray, lo: int, hi: int, near_step: float | None = Non
     twice as strong as the nearest tooth and half a cell nearer the end (on a curled page the comb's
     last tooth can fall on an inner boundary's tail, kk5150-0051), refitted on the edges near every
     boundary."""
-    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.2).ravel()
+    p, grown = _smoothed(profile)
     seg = p[lo:hi] - p[lo:hi].mean()
     length = len(seg)
     lags = np.arange(6, max(7, length // MIN_SIDE + 1))
     ac = np.correlate(seg, seg, "full")[length - 1 + lags] / (length - lags)
     if ac.max() <= 0:
         return 0.0, 0.0, 0, 0.0
-    grown = cv2.dilate(p.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
     combs = []
     for i in range(1, len(ac) - 1):  # every autocorrelation peak is a candidate cell size
         if not (ac[i] >= ac[i - 1] and ac[i] >= ac[i + 1] and ac[i] >= 0.2 * ac.max()):
@@ -248,6 +247,13 @@ def lattice(profile: np.ndarray, lo: int, hi: int, near_step: float | None = Non
     a, b = _refined(p, a, b, n)
     contrast = float(_contrast(p, grown, np.array([a]), np.array([b]), n)[0])
     return (a, b, n, contrast) if contrast >= MIN_CONTRAST else _best_fit(p, grown, a, b, n, step, contrast)
+
+
+def _smoothed(profile: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(p, grown)``: a boundary profile blurred a little, and that grown by two samples each way
+    (a tooth a pixel or two off a boundary still counts)."""
+    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.2).ravel()
+    return p, cv2.dilate(p.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
 
 
 def _contrast(p: np.ndarray, grown: np.ndarray, a: np.ndarray, b: np.ndarray, n: int) -> np.ndarray:
@@ -374,14 +380,18 @@ def _clue_contrast(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.nd
 
 def _diagonals(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cells: list[tuple[int, int]]) -> np.ndarray:
     """The diagonal strength of each cell (lattice boundaries ``xs``, ``ys`` in ``gray``)."""
-    from .kakuro_cells import CELL as PATCH, diagonal_strength
-    out = []
-    for r, c in cells:
-        sx, sy = PATCH / max(1.0, xs[c + 1] - xs[c]), PATCH / max(1.0, ys[r + 1] - ys[r])
-        m = np.float32([[sx, 0, -xs[c] * sx], [0, sy, -ys[r] * sy]])
-        patch = cv2.warpAffine(gray, m, (PATCH, PATCH), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
-        out.append(diagonal_strength(patch.astype(np.float32)))
-    return np.array(out)
+    from .kakuro_cells import diagonal_strength
+    return np.array([diagonal_strength(_lattice_patch(gray, xs, ys, cell, cv2.INTER_AREA)) for cell in cells])
+
+
+def _lattice_patch(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cell: tuple[int, int], interpolation: int) -> np.ndarray:
+    """The cell of the lattice (boundaries ``xs``, ``ys`` in ``gray``) resampled to the reader's
+    patch size (:data:`vision.kakuro_cells.CELL`), float32."""
+    from .kakuro_cells import CELL as PATCH
+    r, c = cell
+    sx, sy = PATCH / max(1.0, xs[c + 1] - xs[c]), PATCH / max(1.0, ys[r + 1] - ys[r])
+    m = np.float32([[sx, 0, -xs[c] * sx], [0, sy, -ys[r] * sy]])
+    return cv2.warpAffine(gray, m, (PATCH, PATCH), flags=interpolation, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
 def _shows_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
@@ -481,8 +491,7 @@ def middle_edges(profile: np.ndarray, a: float, b: float, n: int) -> float:
     whole photo, of about the grid's cell size; one column wider than the grid, over the page's
     edge beside it), a grid's own lattice far weaker ones (its digits and diagonals run along no
     whole row or column)."""
-    p = cv2.GaussianBlur(profile.astype(np.float32).reshape(1, -1), (0, 0), 1.2).ravel()
-    grown = cv2.dilate(p.reshape(1, -1), np.ones((1, 5), np.uint8)).ravel()
+    p, grown = _smoothed(profile)
     step = (b - a) / n
     inner = grown[np.clip(np.round(a + np.arange(1, n) * step), 0, len(p) - 1).astype(int)]
     peaks = []
@@ -513,15 +522,10 @@ def flat_dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray) -> np.ndar
     is evened out (:func:`vision.kakuro_light.flatten`, :func:`vision.kakuro_cells.cell_tones`, as
     the reader judges them): under a hard shadow over much of a grid, white cells pass for dark
     against the grid's white and even against their neighbours'."""
-    from .kakuro_cells import CELL as PATCH, cell_tones
+    from .kakuro_cells import cell_tones
     from .kakuro_light import flatten
-    patches = {}
-    for r in range(len(ys) - 1):
-        for c in range(len(xs) - 1):
-            sx, sy = PATCH / max(1.0, xs[c + 1] - xs[c]), PATCH / max(1.0, ys[r + 1] - ys[r])
-            m = np.float32([[sx, 0, -xs[c] * sx], [0, sy, -ys[r] * sy]])
-            patches[(r, c)] = cv2.warpAffine(gray, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR,
-                                             borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    patches = {(r, c): _lattice_patch(gray, xs, ys, (r, c), cv2.INTER_LINEAR)
+               for r in range(len(ys) - 1) for c in range(len(xs) - 1)}
     tones, _ = cell_tones(flatten(patches))
     dark = np.zeros((len(ys) - 1, len(xs) - 1), bool)
     for cell, tone in tones.items():
