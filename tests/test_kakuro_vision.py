@@ -22,6 +22,7 @@ from vision.kakuro_light import flatten
 from vision.kakuro_reconcile import FREE_COST, ReadingSolver
 
 from solver.kakuro.formats import kakuro_from_json
+from solver.kakuro.model import sum_range
 
 
 def photo(spec: KakuroSpec):
@@ -85,6 +86,23 @@ def test_a_number_read_unsurely_costs_little_to_read_as_something_else():
     unsure = ReadingSolver._free_cost(((23, 0.62), (21, 0.13), (13, 0.06), (22, 0.04)), 35)
     assert 5.0 < unsure < 6.0  # the 0.15 left over shared by 31 totals
     assert ReadingSolver._free_cost((), 15) == pytest.approx(np.log(15))
+
+
+def test_a_value_read_as_likely_as_the_free_pick_is_no_crash():
+    # A two-cell run (totals 3..17) read as one value with probability 1/15 leaves 14/15 for the 14
+    # totals not read: the free pick costs exactly what the value does. Sorting the options once
+    # compared the free pick's None with the value (held-out kk1123-0080: a TypeError, nothing read).
+    seed = seed_puzzle()
+    slots = {(run.clue_cell, run.direction): run for run in seed.runs}
+    slot, run = next((s, r) for s, r in slots.items() if len(r.cells) == 2)
+    low, high = sum_range(len(run.cells))
+    numbers = {s: ((r.total, 1.0),) for s, r in slots.items()}
+    numbers[slot] = ((run.total, 1 / (high - low + 1)),)
+    with ReadingSolver(seed, numbers) as search:
+        costs = [cost for cost, _, _ in search.options[slot][:2]]
+        assert costs[0] == pytest.approx(costs[1])
+        assert search.options[slot][0][1] == run.total
+        assert search.settle().status == "unique"
 
 
 def test_clue_cells_figures_say_where_runs_begin(tmp_path):

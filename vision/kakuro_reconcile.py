@@ -96,7 +96,8 @@ class ReadingSolver:
                     for v in range(1, 10):
                         self.solver.add_clause([-free, -self.literal(a, v), -self.literal(b, v)])
             options.append((self._free_cost(read, high - low + 1), None, free))
-            self.options[slot] = sorted(options)
+            # cheapest first; on a tie a value read goes before the free pick (None is no number)
+            self.options[slot] = sorted(options, key=lambda option: (option[0], option[1] is None))
         self.slot_of = {sel: slot for slot, opts in self.options.items() for _, _, sel in opts}
         self.fixed: dict[tuple[Slot, int], int] = {}
 
