@@ -15,9 +15,11 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
    very different costs it found choices the plain form gave up on (true-corner readings of 81
    generated hand-held photos: 95th-percentile time 1.07 s → 0.51 s, one more board right).
    The engine (:func:`solver.solve`) then proves it unique or finds a second solution; in that case
-   the choice is blocked (a hard clause) and RC2 is asked again, for up to ``rounds`` choices or
-   ``budget_s`` seconds (a timer interrupts RC2 itself, which can take long to prove that no cheap
-   choice exists).
+   the choice is blocked (a hard clause) and a fresh RC2 is asked again, for up to ``rounds`` choices or
+   ``budget_s`` seconds of processor time of the calling thread (a watchdog interrupts RC2 itself,
+   which can take long to prove that no cheap choice exists). Processor time, not wall time: on a
+   busy machine (a test run beside other work) the same reading gets the same search and the same
+   answer; wall time gave one realdev screenshot a different answer under load.
 
 Contract: the result's ``picks`` index into each cage's alternatives; ``status`` is ``'unique'``
 (found), ``'multiple'`` (every choice tried had several solutions) or ``'none'`` (no choice within
@@ -30,9 +32,9 @@ Example::
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass
-from threading import Timer
 
 from pysat.card import CardEnc, EncType
 from pysat.examples.rc2 import RC2, RC2Stratified
@@ -62,7 +64,7 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     """The cheapest choice of one ``(op, target, cost)`` per cage of ``layout`` (cells per cage)
     whose puzzle has exactly one solution. Alternatives the engine cannot encode (impossible clues)
     are never chosen. Raises PuzzleError when the layout itself is not a puzzle."""
-    start = time.perf_counter()
+    clock = _ThreadClock()
     lmd = bool(calcudoku) if calcudoku is not None else any(
         len(cells) > 2 and alts and alts[0][0] in "-/" for cells, alts in zip(layout, alternatives))
     wcnf, selectors, top = WCNF(), [], size ** 3
@@ -98,28 +100,76 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
             wcnf.append(clause)
     tried = 0
     status = "none"
-    with (RC2Stratified if wcnf.soft else RC2)(wcnf) as rc2:  # the stratified form needs a soft clause
-        while tried < rounds and time.perf_counter() - start < budget_s:
-            timer = Timer(max(0.0, budget_s - (time.perf_counter() - start)), rc2.interrupt)
-            timer.start()
-            try:
+    while tried < rounds and clock.seconds() < budget_s:
+        # A fresh solver every round, the choices already tried blocked in the formula: RC2Stratified
+        # loses choices when a clause is added between calls (pysat issue #203; realdev Blog28 had
+        # its right reading, one change away, reported as 'no choice left').
+        with (RC2Stratified if wcnf.soft else RC2)(wcnf) as rc2:  # the stratified form needs a soft clause
+            with clock.watchdog(budget_s, rc2.interrupt):
                 model = rc2.compute(expect_interrupt=True)
-            finally:
-                timer.cancel()
             if rc2.interrupted:
                 break
-            if model is None:
-                return Found(status, None, None, tried)
-            true = set(lit for lit in model if lit > 0)
-            picks = tuple(next(k for k, s in enumerate(sels) if s is not None and s in true) for sels in selectors)
-            tried += 1
-            cages = tuple(Cage(cells, alts[k][0], alts[k][1]) for cells, alts, k in zip(layout, alternatives, picks))
-            result = solve(Puzzle(size, cages, operators_shown, None, calcudoku))
-            if result.status == "unique":
-                return Found("unique", picks, result.solution, tried)
-            status = "multiple" if result.status == "multiple" else status
-            rc2.add_clause([-sels[k] for sels, k in zip(selectors, picks)])
+        if model is None:
+            return Found(status, None, None, tried)
+        true = set(lit for lit in model if lit > 0)
+        picks = tuple(next(k for k, s in enumerate(sels) if s is not None and s in true) for sels in selectors)
+        tried += 1
+        cages = tuple(Cage(cells, alts[k][0], alts[k][1]) for cells, alts, k in zip(layout, alternatives, picks))
+        result = solve(Puzzle(size, cages, operators_shown, None, calcudoku))
+        if result.status == "unique":
+            return Found("unique", picks, result.solution, tried)
+        status = "multiple" if result.status == "multiple" else status
+        wcnf.append([-sels[k] for sels, k in zip(selectors, picks)])
     return Found("gave up", None, None, tried)
+
+
+class _ThreadClock:
+    """Processor seconds the creating thread has used since this clock was made (wall seconds where
+    the platform has no per-thread clock)."""
+
+    POLL_S = 0.005
+
+    def __init__(self) -> None:
+        try:
+            self._id: int | None = time.pthread_getcpuclockid(threading.get_ident())
+        except (AttributeError, OSError):
+            self._id = None
+        self._start = self._now()
+
+    def _now(self) -> float:
+        return time.perf_counter() if self._id is None else time.clock_gettime(self._id)
+
+    def seconds(self) -> float:
+        """Seconds used since the clock was made (readable from any thread)."""
+        return self._now() - self._start
+
+    def watchdog(self, budget_s: float, interrupt) -> "_Watchdog":
+        """A context in which ``interrupt()`` is called once, from another thread, as soon as the
+        clock passes ``budget_s``."""
+        return _Watchdog(self, budget_s, interrupt)
+
+
+class _Watchdog:
+    """See :meth:`_ThreadClock.watchdog`."""
+
+    def __init__(self, clock: _ThreadClock, budget_s: float, interrupt) -> None:
+        self._clock, self._budget, self._interrupt = clock, budget_s, interrupt
+        self._done = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def _watch(self) -> None:
+        while not self._done.wait(_ThreadClock.POLL_S):
+            if self._clock.seconds() >= self._budget:
+                self._interrupt()
+                return
+
+    def __enter__(self) -> "_Watchdog":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._done.set()
+        self._thread.join()
 
 
 def _at_most_one(wcnf: WCNF, literals: list[int], top: int) -> int:
