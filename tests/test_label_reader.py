@@ -86,3 +86,24 @@ def test_tesseract_adds_to_the_reader_and_no_operator_puzzles_read_question_mark
     assert reading.best[:2] == ("+", 18)
     bare = combine_texts((0, 0), [("13", 0.7), ("18", 0.3)], None, no_ops=True)
     assert [a[0] for a in bare.alternatives] == ["?", "?"]
+
+
+def test_a_faint_operator_the_finder_missed_is_inside_the_strip():
+    # realdev declan 9×9, r1c3: the finder cut out only the "9" of a faint "9÷"; the strip ended half
+    # way through the ÷ and the reader saw no operator. Reaching toward the puzzle's widest label
+    # end (one label-height at most) keeps the ÷ whole; without that end the strip is as before.
+    from vision.clues import Label
+    from vision.glyphs import Glyph
+
+    ink = np.zeros((80, 80), np.float32)
+    ink[26:35, 13:19] = 0.8   # the digit the finder cut out: 9 px tall
+    ink[28:33, 21:28] = 0.3   # the faint operator after it
+    label = Label((Glyph((13, 26, 19, 35), ink[26:35, 13:19], 1),), 26.0, 9.0, ink, 1.0, ink)
+
+    def covered(strip):  # patch columns of the strip's last column
+        return strip.x0 + strip.image.shape[1] / strip.scale
+
+    assert covered(label_strip(label)) < 28
+    assert covered(label_strip(label, right=60)) >= 28 + 4
+    assert covered(label_strip(label, right=60)) <= 19 + 1.0 * 9 + 0.5 * 9 + 1
+    assert covered(label_strip(label, right=19)) == covered(label_strip(label))

@@ -573,6 +573,22 @@ def _second_look(grid: GridFind, cell: Cell, label: Label, place: tuple[float, f
     return assumed_label(dark, *place)
 
 
+def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[float, float, int, int]) -> None:
+    """In a puzzle whose labels mostly show an operator, read each label that read without one again
+    with its strip reaching toward the puzzle's widest label end (:func:`vision.label_reader.label_strip`:
+    a faint operator the label finder did not cut out, realdev declan 9×9 "9÷"); when that reading
+    ends in an operator it is taken (the first one's texts kept at OTHER_SHARE). Updates ``frames``
+    and ``found``."""
+    shown = [c for c, t in found.items() if t and t[0][0][-1] in OPERATORS]
+    if len(shown) < NO_OPS_SHARE * len(found):
+        return
+    bare = [c for c, t in found.items() if t and t[0][0][-1] not in OPERATORS]
+    for cell, f in zip(bare, label_frames([labels[c] for c in bare], model, left=place[2], right=place[3])):
+        again = decode(f)
+        if again and again[0][0][-1] in OPERATORS:
+            frames[cell], found[cell] = f, _merged(again, found[cell])
+
+
 def _merged(kept: list[tuple[str, float]], other: list[tuple[str, float]]) -> list[tuple[str, float]]:
     """The texts of the reading ``kept`` with those of the ``other`` reading of the same cell at
     OTHER_SHARE of their probability (the solver may still need them), renormalised, best first."""
@@ -699,6 +715,7 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     _read_choices([(cell, again) for cell in cells if not found[cell] and len(choices[cell]) == 1
                    and (again := _second_look(grid, cell, labels[cell], place, patches[cell])) is not None],
                   model, place, labels, frames, found)
+    _operator_look(labels, frames, found, model, place)
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":

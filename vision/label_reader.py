@@ -43,6 +43,9 @@ ABOVE, BELOW = 0.3, 0.3
 """Rows above and below the digits kept in the strip, in label-heights (operators and descenders)."""
 SIDE = 0.5
 """Columns kept before the first and after the last glyph, in label-heights."""
+OPERATOR_REACH = 1.0
+"""How far past its last glyph, in label-heights, a label's strip may reach toward the puzzle's
+widest label end (about one operator glyph and its gap)."""
 WINDOW = 16
 """Columns a frame sees (about two digits at STRIP_H; 12 read 1-2 points fewer labels right)."""
 BLANK = "_"
@@ -69,13 +72,17 @@ class Strip:
     scale: float
 
 
-def label_strip(label, left: float | None = None) -> Strip:
+def label_strip(label, left: float | None = None, right: float | None = None) -> Strip:
     """The strip of a :class:`vision.clues.Label` (see the module docstring); with ``left`` it
     starts no later than SIDE label-heights before that patch column (where this puzzle's labels
-    start: a faint first digit the label finder missed is read too)."""
+    start: a faint first digit the label finder missed is read too); with ``right`` (where this
+    puzzle's widest label ends) it ends no sooner than SIDE after that column, or OPERATOR_REACH
+    label-heights after the last glyph when that is nearer (a faint operator the label finder
+    missed is read too)."""
     h = max(2.0, float(label.height))
     x_lo = min([g.box[0] for g in label.glyphs] + ([left] if left is not None else [])) - SIDE * h
-    x_hi = max(g.box[2] for g in label.glyphs) + SIDE * h
+    last = max(g.box[2] for g in label.glyphs)
+    x_hi = max(last, min(right, last + OPERATOR_REACH * h) if right is not None else last) + SIDE * h
     y_lo = label.top - ABOVE * h
     y_hi = label.top + (1 + BELOW) * h
     pad = int(np.ceil(SIDE * h)) + 2
@@ -189,13 +196,14 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     return np.log(np.maximum(last, 1e-300)) + log_scale + lengths * np.log(insertion)
 
 
-def label_frames(labels: list, model: ConvNet, left: float | None = None) -> list[np.ndarray]:
+def label_frames(labels: list, model: ConvNet, left: float | None = None,
+                 right: float | None = None) -> list[np.ndarray]:
     """Each label's frame probabilities (strip columns × STRIP_CLASSES), strips starting no later
-    than ``left`` (see :func:`label_strip`); the frames of all labels go through the model in one
-    batch."""
+    than ``left`` and reaching toward ``right`` (see :func:`label_strip`); the frames of all labels
+    go through the model in one batch."""
     if not labels:
         return []
-    frames = [frame_features(label_strip(label, left)) for label in labels]
+    frames = [frame_features(label_strip(label, left, right)) for label in labels]
     order = [model.classes.index(c) for c in STRIP_CLASSES]
     probs = model.probabilities(np.concatenate(frames))[:, order]
     return np.split(probs, np.cumsum([len(f) for f in frames])[:-1])
