@@ -23,6 +23,25 @@ def assert_legal(made) -> None:
     assert puzzle.warnings() == []
     assert not any(puzzle.is_white((0, c)) for c in range(puzzle.cols))
     assert not any(puzzle.is_white((r, 0)) for r in range(puzzle.rows))
+    if min(puzzle.rows, puzzle.cols) >= 5:  # three or four cells across: rarely possible, given up after a while
+        assert not bare_lines(puzzle)
+
+
+def bare_lines(puzzle) -> list[str]:
+    """The outer rows and columns that hold nothing but blocks (no printed Kakuro has one)."""
+    lines = {"first row": [(0, c) for c in range(puzzle.cols)], "last row": [(puzzle.rows - 1, c) for c in range(puzzle.cols)],
+             "first column": [(r, 0) for r in range(puzzle.rows)], "last column": [(r, puzzle.cols - 1) for r in range(puzzle.rows)]}
+    return [name for name, cells in lines.items() if all(puzzle.grid[r][c] == "#" for r, c in cells)]
+
+
+def test_no_outer_line_of_nothing_but_blocks():
+    # Corpus puzzles kk8181-0179 (7×8) and kk7070-0097 (9×9): hard repairs blocked every white cell
+    # of an outer line, leaving a column of plain blocks no printed Kakuro has (a photo reader
+    # rightly takes such a line for a margin).
+    for rows, cols, seed in ((7, 8, 34919509), (9, 9, 312491841)):
+        made = generate_kakuro(KakuroOptions(rows=rows, cols=cols), seed)
+        assert (made.puzzle.rows, made.puzzle.cols) == (rows, cols)
+        assert_legal(made)
 
 
 @settings(max_examples=25, deadline=None)

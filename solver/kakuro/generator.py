@@ -470,7 +470,7 @@ def generate_kakuro(options: KakuroOptions, seed: int) -> GeneratedKakuro:
     repairs, attempt = 0, 0
     while True:  # a layout that hard repairs eat into starts again; after a few tries any will do
         attempt += 1
-        made = _attempt(options, rng, max_loss=MAX_LOSS if attempt <= RETRIES else 1.0)
+        made = _attempt(options, rng, max_loss=MAX_LOSS if attempt <= RETRIES else 1.0, framed=attempt <= FRAME_TRIES)
         repairs += made[2]
         if made[0] is not None:
             return GeneratedKakuro(made[0], solution_grid(made[0], made[1]), seed, repairs, elapsed_ms(start))
@@ -480,12 +480,16 @@ MAX_LOSS = 0.12
 """Share of its white cells a layout may lose to hard repairs before the generator starts again."""
 RETRIES = 6
 """Fresh layouts tried under MAX_LOSS before any loss is accepted."""
+FRAME_TRIES = 20
+"""Fresh layouts tried before one with an outer line of nothing but blocks is accepted (see
+:func:`fills_its_frame`; only narrow puzzles, three or four cells across, need more)."""
 
 
-def _attempt(options: KakuroOptions, rng: random.Random,
-             max_loss: float) -> tuple[KakuroPuzzle | None, dict[Cell, int], int]:
+def _attempt(options: KakuroOptions, rng: random.Random, max_loss: float,
+             framed: bool = True) -> tuple[KakuroPuzzle | None, dict[Cell, int], int]:
     """One layout and fill repaired until unique: (puzzle, fill, repairs), or (None, …) when hard
-    repairs took more than ``max_loss`` of the white cells or left fewer than four."""
+    repairs took more than ``max_loss`` of the white cells or left fewer than four, or (``framed``)
+    left an outer line of nothing but blocks (:func:`fills_its_frame`)."""
     whites = random_layout(options, rng)
     floor = max(4, (1 - max_loss) * len(whites))
     fill = tighten_fill(random_fill(whites, rng), whites, rng)
@@ -516,7 +520,17 @@ def _attempt(options: KakuroOptions, rng: random.Random,
                     return None, fill, repairs
                 fill = {cell: fill[cell] for cell in whites}
             puzzle = build(whites, fill, options.rows, options.cols)
+    if framed and not fills_its_frame(whites, options.rows, options.cols):
+        return None, fill, repairs
     return puzzle, fill, repairs
+
+
+def fills_its_frame(whites: Whites, rows: int, cols: int) -> bool:
+    """Whether every outer line of the R×C frame holds a clue or a white cell: the first and last
+    inner rows and columns each hold a white cell. No printed Kakuro has a row or column of nothing
+    but blocks (it would be cut off); hard repairs could leave one (8 of 962 generated puzzles)."""
+    return all(any((line, c) in whites for c in range(1, cols)) for line in (1, rows - 1)) and \
+        all(any((r, line) in whites for r in range(1, rows)) for line in (1, cols - 1))
 
 
 def generate_kakuros(options: KakuroOptions, count: int, seed: int) -> Iterator[GeneratedKakuro]:
