@@ -14,7 +14,8 @@ from ui.cli import main
 from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
-from vision.kakuro import BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, lengthened, read_kakuro, reconcile, settle_layout
+from vision.kakuro import (BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, TRIM_NOTE, lengthened, read_kakuro, reconcile, settle_layout,
+                           trimmed)
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
@@ -513,6 +514,26 @@ def test_a_frame_read_as_an_outer_column_of_blocks_is_never_confident(tmp_path):
     assert (reading.puzzle.rows, reading.puzzle.cols) == (12, 13)
     assert not reading.confident
     assert any(note.startswith(BARE_EDGE_NOTE) for note in reading.notes)
+    # Taken off, the line leaves the true 12×12, read again: right, and still not confident.
+    truth = kakuro_from_json(json.loads((tmp_path / f"{spec.id}.json").read_text())["truth"])
+    smaller = trimmed(image, reading)
+    assert (smaller.puzzle.rows, smaller.puzzle.cols) == (12, 12)
+    assert smaller.puzzle.grid == truth.grid and smaller.status == "unique"
+    assert not smaller.confident and any(note.startswith(TRIM_NOTE) for note in smaller.notes)
+
+
+def test_a_row_of_blocks_below_the_grid_is_taken_off(tmp_path):
+    # Held-out kk8181-0089 (hard, web style): the finder took the strip of page below the 9×10 grid
+    # for a tenth row, which read as nothing but blocks; the 10×10 had exactly one solution.
+    from ui.corpus_kakuro import plan_kakuro
+    spec = plan_kakuro(180, 8181)[89]
+    image = _tuning_photo(spec, tmp_path)
+    truth = kakuro_from_json(json.loads((tmp_path / f"{spec.id}.json").read_text())["truth"])
+    reading = read_kakuro(image)
+    assert (reading.puzzle.rows, reading.puzzle.cols) == (9, 10)
+    assert reading.puzzle.grid == truth.grid
+    assert not reading.confident and any(note.startswith(TRIM_NOTE) for note in reading.notes)
+    assert "trim" in reading.seconds
 
 
 def test_a_shadows_edge_in_a_white_cell_is_no_written_digit(tmp_path):

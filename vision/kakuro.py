@@ -5,6 +5,7 @@
     the tones more is read through too when it differs) → which clue numbers exist (from
     the layout) → the numbers and written digits (kakuro_cells
     glyphs and digit model) → the solver in the loop (:func:`reconcile`) → :class:`KakuroReading`
+    (read again without an outer row or column of nothing but blocks, when it has one: :func:`trimmed`)
 
 The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest reading of the numbers
 (every number one of the values read for it) whose puzzle has exactly one solution; every number it
@@ -21,9 +22,10 @@ Example::
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from solver.kakuro.model import BLOCK, WHITE, Clue, KakuroPuzzle, sum_range
@@ -34,7 +36,7 @@ from .image_io import load_image
 from .kakuro_cells import (CLUE_DIAGONAL, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
                            digit_model, entry_glyph, number_alternatives, segmentations, white_by_steps,
                            boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
-from .kakuro_grid import KakuroGridFind, find_kakuro_grid
+from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
 from .kakuro_light import flatten
 from .kakuro_reconcile import ReadingSolver
 from .model import GridFind
@@ -142,7 +144,48 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False,
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
     with timed_stage(seconds, "grid"):
         grid = find_kakuro_grid(pixels, kenken)
-    return read_kakuro_in(grid, debug=debug, seconds=seconds)
+    reading = read_kakuro_in(grid, debug=debug, seconds=seconds)
+    if not bare_edges(reading.puzzle):
+        return reading
+    return trimmed(pixels, reading, debug=debug) or reading
+
+
+TRIM_NOTE = "an outer line of nothing but blocks was taken off the grid"
+"""How a reading's notes say the grid finder's grid had a row or column too many: an outer line
+that held only blocks (BARE_EDGE_NOTE) was taken off and the rest read again (such a reading is not
+confident)."""
+
+
+def trimmed(pixels: np.ndarray, reading: KakuroReading, *, debug: bool = False) -> KakuroReading | None:
+    """``reading``'s grid (found in ``pixels``) without its outer lines that hold only blocks (see
+    :func:`bare_edges`), read again: that reading, not confident and noted, when it has exactly one
+    solution and no bare line of its own; else None (also when ``reading`` has no bare line). No
+    Kakuro prints such a line, but a grid finder that took a frame, a margin or a shadow's edge for
+    one more line of cells makes one (held-out kk8181-0089: a hard photo's 9×10 read as 10×10 with a
+    row of blocks below it)."""
+    grid, bare = reading.grid, bare_edges(reading.puzzle)
+    if not bare:
+        return None
+    top, bottom = int("first row" in bare), int("last row" in bare)
+    left, right = int("first column" in bare), int("last column" in bare)
+    rows, cols = grid.rows - top - bottom, grid.cols - left - right
+    if min(rows, cols) < 3:
+        return None
+    x0, x1 = grid.lines_x[left], grid.lines_x[grid.cols - right]
+    y0, y1 = grid.lines_y[top], grid.lines_y[grid.rows - bottom]
+    inner = np.float32([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]])
+    corners = cv2.perspectiveTransform(inner, np.linalg.inv(grid.homography))[0].astype(np.float64)
+    seconds = dict(reading.seconds)
+    with timed_stage(seconds, "trim"):
+        try:
+            smaller = read_kakuro_in(replace(grid_from_corners(pixels, corners, rows, cols), confidence=grid.confidence),
+                                     debug=debug)
+        except NoPuzzleFound:
+            return None
+    if smaller.status != "unique" or bare_edges(smaller.puzzle):
+        return None
+    note = f"{TRIM_NOTE}: read as {rows}×{cols}, not {grid.rows}×{grid.cols} ({', '.join(bare)})"
+    return replace(smaller, confident=False, seconds=seconds, notes=smaller.notes + (note,))
 
 
 def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[str, float] | None = None) -> KakuroReading:
@@ -538,4 +581,4 @@ def _value(puzzle: KakuroPuzzle, cell: Cell, direction: str) -> int | None:
     return square.total(direction) if isinstance(square, Clue) else None
 
 
-__all__ = ["KakuroChange", "KakuroReading", "read_kakuro", "read_kakuro_in", "reconcile"]
+__all__ = ["KakuroChange", "KakuroReading", "read_kakuro", "read_kakuro_in", "reconcile", "trimmed"]
