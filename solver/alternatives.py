@@ -75,6 +75,8 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     for cells, alts in zip(layout, alternatives):
         cage_selectors = []
         for k, (op, target, cost) in enumerate(alts):
+            if clock.seconds() >= budget_s:  # encoding counts too: a misread 16×16's took 8 s, then gave up
+                return Found("gave up", None, None, 0)
             try:
                 enc = encode_cage(Cage(cells, op, target), size, lmd, top)
             except PuzzleError:

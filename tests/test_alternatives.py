@@ -72,6 +72,24 @@ def test_a_search_out_of_budget_gives_up():
     assert cheapest_unique(9, layout, alternatives, max_changes=len(layout), budget_s=0.0).status == "gave up"
 
 
+def test_encoding_the_alternatives_counts_against_the_budget(monkeypatch):
+    # Held-out k9090-0277 (hard, an 8×8 taken for a 16×16): encoding 1,068 clue alternatives took
+    # 8 s of the reading's 11, and then the search, out of budget, gave up without a try. It now
+    # stops encoding once the budget is spent.
+    import solver.alternatives as alternatives_module
+
+    calls = []
+    real = alternatives_module.encode_cage
+    monkeypatch.setattr(alternatives_module, "encode_cage", lambda *args: calls.append(1) or real(*args))
+    puzzle = generate(GeneratorOptions(size=9), 5).puzzle
+    layout = [cage.cells for cage in puzzle.cages]
+    alternatives = [[(c.op, c.target, 0.0), (c.op, c.target + 1, 0.1)] for c in puzzle.cages]
+    assert cheapest_unique(9, layout, alternatives, budget_s=0.0).status == "gave up"
+    assert calls == []
+    assert cheapest_unique(9, layout, alternatives, budget_s=30).status == "unique"
+    assert len(calls) == 2 * len(layout)
+
+
 # The search as realdev Blog28 (6×6, operators not shown) was read on a fresh machine: r1c4's "1"
 # read as "4" (0.51 against 0.40). The reading as seen has two solutions; the right one is one cheap
 # change away. Adding the block to the running RC2Stratified lost it (pysat issue #203): the search
