@@ -145,8 +145,6 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False,
     with timed_stage(seconds, "grid"):
         grid = find_kakuro_grid(pixels, kenken)
     reading = read_kakuro_in(grid, debug=debug, seconds=seconds)
-    if not bare_edges(reading.puzzle):
-        return reading
     return trimmed(pixels, reading, debug=debug) or reading
 
 
