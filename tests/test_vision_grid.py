@@ -159,12 +159,16 @@ def test_a_dark_page_around_the_panel_is_not_taken_for_the_border(index, style, 
     spec = plan(300, 700)[index]
     assert (spec.style, spec.level) == (style, level)
     image, truth = make_item(spec)
-    found = find_grid(image)
+    assert_found_as_true(find_grid(image), truth, within=0.05)
+
+
+def assert_found_as_true(found, truth: dict, within: float) -> None:
+    """The grid found has the corpus item's size and corners, each within ``within`` of a cell."""
     n = truth["truth"]["size"]
     corners = np.asarray(truth["corners"], float)
     cell = np.linalg.norm(corners[1] - corners[0]) / n
     assert found.size == n
-    assert np.linalg.norm(found.corners - corners, axis=1).max() < 0.05 * cell
+    assert np.linalg.norm(found.corners - corners, axis=1).max() < within * cell
 
 
 def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
@@ -227,10 +231,4 @@ def test_a_faint_outline_broken_into_dashes_is_bridged(tmp_path):
 
     path = write_item(plan(300, 9090)[86], tmp_path)
     truth = json.loads(path.read_text())
-    image = load_image(path.with_suffix(".jpg"))
-    found = find_grid(image)
-    n = truth["truth"]["size"]
-    corners = np.asarray(truth["corners"], float)
-    cell = np.linalg.norm(corners[1] - corners[0]) / n
-    assert found.size == n
-    assert np.linalg.norm(found.corners - corners, axis=1).max() < 0.1 * cell
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
