@@ -189,18 +189,10 @@ def candidate_quads(gray: np.ndarray, pad: int = 0, bridge: bool = False) -> lis
         whole[:pad + 2], whole[-pad - 2:], whole[:, :pad + 2], whole[:, -pad - 2:] = 0, 0, 0, 0
     bright = cv2.erode(bright, np.ones((5, 5), np.uint8))
     reach = max(15, min(h, w) // 25)
-    lines = cv2.bitwise_or(cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((1, reach), np.uint8)),
-                           cv2.morphologyEx(ink, cv2.MORPH_OPEN, np.ones((reach, 1), np.uint8)))
-    lines = cv2.dilate(lines, np.ones((5, 5), np.uint8))  # long strokes only: text and shadow blobs go
-    masks = [(ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST), (whole, cv2.RETR_EXTERNAL), (lines, cv2.RETR_EXTERNAL)]
+    masks = [(ink, cv2.RETR_LIST), (bright, cv2.RETR_LIST), (whole, cv2.RETR_EXTERNAL),
+             (long_strokes(ink, reach), cv2.RETR_EXTERNAL)]  # long strokes only: text and shadow blobs go
     if bridge:  # faint thin lines broken into dashes, closed along their direction first
-        gap = max(5, min(h, w) // 60)
-        bridged = cv2.bitwise_or(
-            cv2.morphologyEx(cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((1, gap), np.uint8)), cv2.MORPH_OPEN,
-                             np.ones((1, reach), np.uint8)),
-            cv2.morphologyEx(cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones((gap, 1), np.uint8)), cv2.MORPH_OPEN,
-                             np.ones((reach, 1), np.uint8)))
-        masks.append((cv2.dilate(bridged, np.ones((5, 5), np.uint8)), cv2.RETR_EXTERNAL))
+        masks.append((long_strokes(ink, reach, gap=max(5, min(h, w) // 60)), cv2.RETR_EXTERNAL))
     quads = []
     for mask, mode in masks:
         contours, _ = cv2.findContours(mask, mode, cv2.CHAIN_APPROX_SIMPLE)
@@ -213,6 +205,16 @@ def candidate_quads(gray: np.ndarray, pad: int = 0, bridge: bool = False) -> lis
     quads.append(np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], np.float64))  # a tight crop
     quads.sort(key=lambda q: -cv2.contourArea(q.astype(np.float32)))
     return distinct(quads)[:MAX_CANDIDATES]
+
+
+def long_strokes(ink: np.ndarray, reach: int, gap: int = 0) -> np.ndarray:
+    """The across and down strokes of ``ink`` at least ``reach`` pixels long (with ``gap``, gaps up
+    to that long along them closed first), grown by two pixels."""
+    strokes = np.zeros_like(ink)
+    for opening, closing in (((1, reach), (1, gap)), ((reach, 1), (gap, 1))):
+        along = cv2.morphologyEx(ink, cv2.MORPH_CLOSE, np.ones(closing, np.uint8)) if gap else ink
+        strokes = cv2.bitwise_or(strokes, cv2.morphologyEx(along, cv2.MORPH_OPEN, np.ones(opening, np.uint8)))
+    return cv2.dilate(strokes, np.ones((5, 5), np.uint8))
 
 
 def ink_mask(gray: np.ndarray) -> np.ndarray:
