@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from vision.numeric_env import _cpu_flags
+
 PROBE = """
 import ctypes, glob, json, os, sys
 import {package}
@@ -27,14 +29,6 @@ print(json.dumps({{"core": core, "threads": os.environ.get("OPENBLAS_NUM_THREADS
 """
 
 
-def _has_avx2() -> bool:
-    try:
-        flags = open("/proc/cpuinfo").read()
-    except OSError:
-        return False
-    return " avx2" in flags and " fma" in flags
-
-
 @pytest.mark.parametrize("package", ["ui", "vision"])
 def test_importing_the_package_pins_blas_before_numpy_loads(package):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENBLAS", "NPY_"))}
@@ -43,7 +37,7 @@ def test_importing_the_package_pins_blas_before_numpy_loads(package):
     seen = json.loads(out.strip().splitlines()[-1])
     assert seen["threads"] == "1"
     assert "X86_V4" in seen["numpy_off"]
-    if _has_avx2() and seen["core"] is not None:
+    if {"avx2", "fma"} <= _cpu_flags() and seen["core"] is not None:
         assert seen["core"] == "Haswell"
 
 

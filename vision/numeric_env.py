@@ -11,7 +11,9 @@ caller already chose:
   last-bit differences into visibly different models: one fit read 47 hard KenKen photos of 99,
   another 42. With one kernel everywhere a fit is the same on every machine.
 - ``NPY_DISABLE_CPU_FEATURES`` to numpy's AVX-512 levels, for the same reason (numpy's ``exp`` and
-  friends have AVX-512 variants).
+  friends have AVX-512 variants), and, on a CPU with AVX-512, ``OPENCV_CPU_DISABLE`` to OpenCV's
+  AVX-512 code paths (the training drawings are warped and resized by OpenCV). Elsewhere OpenCV
+  would warn about disabling what the CPU lacks, so it is left alone.
 
 Setting these after numpy is loaded does nothing; the contract is "import me first".
 """
@@ -24,16 +26,23 @@ BLAS_CORE = "Haswell"
 NUMPY_FEATURES_OFF = "X86_V4 AVX512_ICL AVX512_SPR"
 
 
-def _has_avx2() -> bool:
-    """Whether this CPU can run OpenBLAS's Haswell kernels (they need AVX2 and FMA)."""
+OPENCV_FEATURES_OFF = "AVX512F,AVX512-SKX"
+
+
+def _cpu_flags() -> set[str]:
+    """The CPU's feature flags as Linux lists them (empty where there is no /proc/cpuinfo)."""
     try:
-        flags = Path("/proc/cpuinfo").read_text(errors="replace")
+        text = Path("/proc/cpuinfo").read_text(errors="replace")
     except OSError:
-        return False
-    return " avx2" in flags and " fma" in flags
+        return set()
+    line = next((line for line in text.splitlines() if line.startswith("flags")), "")
+    return set(line.partition(":")[2].split())
 
 
+_flags = _cpu_flags()
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
-if _has_avx2():
+if {"avx2", "fma"} <= _flags:  # what OpenBLAS's Haswell kernels need
     os.environ.setdefault("OPENBLAS_CORETYPE", BLAS_CORE)
 os.environ.setdefault("NPY_DISABLE_CPU_FEATURES", NUMPY_FEATURES_OFF)
+if "avx512f" in _flags:
+    os.environ.setdefault("OPENCV_CPU_DISABLE", OPENCV_FEATURES_OFF)
