@@ -1,8 +1,6 @@
 """Shared fixtures: the seed puzzles and Keen puzzles from ../shared, and small puzzle builders."""
 from __future__ import annotations
 
-import vision.numeric_env  # noqa: F401  (first: numpy and OpenBLAS pinned before they load, as in the app)
-
 import json
 import random
 from pathlib import Path

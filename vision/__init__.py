@@ -4,7 +4,6 @@
 after what they do: ``image_io``, ``grid``, ``cages``, ``clues`` (with ``label_reader``), ``digits``, ``tesseract``,
 ``reconcile``.
 """
-from . import numeric_env  # noqa: F401  (first: it pins numpy and OpenBLAS before they load)
 from .errors import NoPuzzleFound, VisionError
 from .read import Reading, read
 
