@@ -18,7 +18,7 @@ from vision.kakuro import (BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, TRIM_NOTE, lengthe
                            trimmed)
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
-from vision.kakuro_grid import _fitted_outline, find_kakuro_grid
+from vision.kakuro_grid import Probe, _chosen, _fitted_outline, find_kakuro_grid
 from vision.kakuro_light import flatten
 from vision.kakuro_reconcile import FREE_COST, ReadingSolver
 
@@ -534,6 +534,31 @@ def test_a_row_of_blocks_below_the_grid_is_taken_off(tmp_path):
     assert reading.puzzle.grid == truth.grid
     assert not reading.confident and any(note.startswith(TRIM_NOTE) for note in reading.notes)
     assert "trim" in reading.seconds
+
+
+def test_a_far_clearer_lattice_beats_a_bigger_one(tmp_path):
+    # kk9191-0042 (hard, fresh set of the eighth round, looked at in the ninth): a 15×9 lattice run
+    # on over the page around the 9×9 grid outscored the grid's own by its area at half its contrast
+    # (0.29 against 0.64). The far clearer lattice is taken; its corners are the true ones.
+    from ui.corpus_kakuro import plan_kakuro
+    spec = plan_kakuro(180, 9191)[42]
+    image = _tuning_photo(spec, tmp_path)
+    item = json.loads((tmp_path / f"{spec.id}.json").read_text())
+    found = find_kakuro_grid(image)
+    assert (found.rows, found.cols) == (9, 9)
+    side = np.linalg.norm(np.subtract(item["corners"][1], item["corners"][0])) / 9
+    assert np.abs(np.asarray(found.corners) - np.asarray(item["corners"])).max() < 0.2 * side
+
+
+def _probe(score: float, contrast: float) -> Probe:
+    return Probe(np.zeros((4, 2)), 9, 9, contrast, score, 0.5)
+
+
+def test_the_clearer_lattice_rule_needs_twice_the_contrast():
+    big, clear, near = _probe(39.0, 0.29), _probe(31.7, 0.64), _probe(35.0, 0.40)
+    assert _chosen([big, clear, near]) is clear
+    assert _chosen([big, near]) is big  # 1.4 times clearer is not enough: the score decides
+    assert _chosen([clear]) is clear
 
 
 def test_a_shadows_edge_in_a_white_cell_is_no_written_digit(tmp_path):
