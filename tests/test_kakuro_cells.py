@@ -98,3 +98,36 @@ def test_the_digit_model_reads_the_digits_of_a_photographed_kakuro_it_never_saw(
     assert probs.shape == (len(labels), len(DIGITS))
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert np.mean(probs.argmax(axis=1) == np.array(labels)) >= 0.97
+
+
+def test_the_number_model_reads_whole_clue_numbers_of_a_photographed_kakuro_it_never_saw():
+    # The same unseen photos as above; each clue number's whole ink, labelled by the renderer.
+    from vision.kakuro_cells import NUMBERS, _numbers_chunk, number_model
+    rows, labels = _numbers_chunk([10_001, 10_002, 10_003, 10_004])
+    assert len(labels) >= 20 and max(labels) >= 9  # two-digit numbers among them
+    probs = number_model().probabilities(np.stack(rows))
+    assert probs.shape == (len(labels), len(NUMBERS))
+    assert np.mean(probs.argmax(axis=1) == np.array(labels)) >= 0.95
+
+
+def test_whole_features_centre_a_number_in_a_box_twice_as_wide_as_tall():
+    from vision.kakuro_cells import WHOLE_SHAPE, whole_features
+    ink = np.zeros((10, 6), np.float32)
+    ink[:, 2:4] = 0.5  # a "1": narrow, so padded on both sides
+    image = whole_features(ink).reshape(WHOLE_SHAPE)
+    assert image.max() == 1.0
+    columns = np.nonzero(image.max(axis=0))[0]
+    assert columns.min() > 8 and columns.max() < 23 and abs((columns.min() + columns.max()) / 2 - 15.5) <= 1
+    wide = whole_features(np.ones((4, 40), np.float32)).reshape(WHOLE_SHAPE)
+    assert wide[:, 0].max() > 0 and wide[0].max() == 0  # wider than twice its height: padded above and below
+
+
+def test_a_number_read_digit_by_digit_is_averaged_with_its_whole_reading():
+    from vision.kakuro import WHOLE_WEIGHT, with_whole_reading
+    p_whole = np.zeros(45)
+    p_whole[34 - 1], p_whole[31 - 1] = 0.99, 0.01
+    mixed = with_whole_reading({31: 0.8, 37: 0.03}, p_whole, (10, 39))
+    assert mixed[34] == WHOLE_WEIGHT * 0.99  # only the whole reading saw 34
+    assert mixed[31] == (1 - WHOLE_WEIGHT) * 0.8 + WHOLE_WEIGHT * 0.01
+    assert max(mixed, key=mixed.get) == 34  # a sure whole reading outweighs an unsure cut
+    assert set(with_whole_reading({5: 1.0}, p_whole, (3, 17))) == {5}  # 31 and 34: more than a two-cell run makes

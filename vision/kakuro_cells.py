@@ -31,6 +31,10 @@ Algorithm:
    by :func:`ui.render_kakuro.render_kakuro` and photographed by :func:`ui.photo.simulate` at
    every level. The model is cached on disk (``~/.cache/kensnap``, see
    :func:`vision.glyphs.cache_dir`) under :data:`MODEL_VERSION`.
+6. *Whole numbers* (:func:`number_model`): a clue number's whole ink (:attr:`NumberGlyphs.whole`,
+   :func:`whole_features`) goes to a convolutional network over the totals 1..45, fitted on the
+   numbers of the same training Kakuro and cached under :data:`NUMBER_MODEL_VERSION`; the reader
+   averages its reading with the digits' where those are unsure (:func:`vision.kakuro.with_whole_reading`).
 """
 from __future__ import annotations
 
@@ -39,6 +43,8 @@ from functools import lru_cache
 
 import cv2
 import numpy as np
+
+from solver.kakuro.model import Clue
 
 from .bend import band_profile, bend_field
 from .kakuro_grid import KakuroGridFind
@@ -398,6 +404,8 @@ class NumberGlyphs:
     joined: tuple[tuple[np.ndarray, ...], ...] = ()
     """Other readings with neighbouring glyphs joined (a digit broken in pieces by blur or a
     shadow): down to two glyphs when there are more, and to one when they fit a digit's width."""
+    whole: np.ndarray | None = None
+    """The ink of the whole number (every glyph on its line), cropped to their joint box."""
 
 
 def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray) -> np.ndarray:
@@ -543,7 +551,23 @@ def _number(ink: np.ndarray) -> NumberGlyphs | None:
             groups.append([i])
     pieces = [piece for group in groups for piece in _pieces(ink, labels, stats, group)]
     glyphs = tuple(_crop(ink, labels, stats, piece) for piece in pieces)
-    return NumberGlyphs(glyphs, float(bottom - top), _joined(ink, labels, stats, pieces))
+    whole = _crop(ink, labels, stats, (tuple(line), min(stats[i, 0] for i in line), max(stats[i, 0] + stats[i, 2] for i in line)))
+    return NumberGlyphs(glyphs, float(bottom - top), _joined(ink, labels, stats, pieces), whole)
+
+
+WHOLE_SHAPE = (16, 32)
+"""(h, w) of a whole number's image for the number model."""
+
+
+def whole_features(ink: np.ndarray) -> np.ndarray:
+    """A whole number's ink (float32, WHOLE_SHAPE h·w): centred in a box twice as wide as tall
+    (or as wide as it is), resized, normalised."""
+    h, w = ink.shape
+    bh, bw = max(h, (w + 1) // 2), max(w, 2 * h)
+    canvas = np.zeros((bh, bw), np.float32)
+    canvas[(bh - h) // 2:(bh - h) // 2 + h, (bw - w) // 2:(bw - w) // 2 + w] = ink
+    small = cv2.resize(canvas, (WHOLE_SHAPE[1], WHOLE_SHAPE[0]), interpolation=cv2.INTER_AREA)
+    return (small / max(1e-3, float(small.max()))).ravel().astype(np.float32)
 
 
 Piece = tuple[tuple[int, ...], int, int]
@@ -674,6 +698,49 @@ def digit_model() -> DigitModel:
     return DigitModel(mlp, conv)
 
 
+NUMBER_MODEL_VERSION = "kakuro-numbers-v1"
+NUMBERS = tuple(str(v) for v in range(1, 46))
+"""The classes of the number model: every clue total 1..45."""
+
+
+@lru_cache(maxsize=1)
+def number_model() -> ConvNet:
+    """The Kakuro whole-number model: a convolutional network (:mod:`vision.convnet`) on a clue
+    number's whole ink (:func:`whole_features`), over the totals 1..45, so two touching digits are
+    read without being cut apart. From the disk cache or fitted now (the training Kakuro of the
+    digit model drawn again: about fifteen minutes, once). Hard numbers of 160 fresh training Kakuro
+    (seeds 20000–20159, 4,121 numbers) read right: 95.5% (two-digit 95.0%)."""
+    path = cache_dir() / f"{NUMBER_MODEL_VERSION}.npz"
+    net = ConvNet.load(path)
+    if net is None:
+        rows, labels = training_numbers(range(TRAINING_PUZZLES))
+        net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
+        net.save(path)
+    return net
+
+
+def training_numbers(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`whole_features` of the clue numbers of the training Kakuro of :func:`training_glyphs`
+    (the same seeds draw the same photos), and class indices into NUMBERS, on ``workers`` processes."""
+    return gather_rows(_numbers_chunk, seeds, workers)
+
+
+def _numbers_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
+    """The whole-number rows and labels of the training Kakuro of these seeds."""
+    rows, labels = [], []
+    for seed in seeds:
+        puzzle, patches, level = _training_kakuro(seed)
+        for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
+            if isinstance(square, Clue):
+                for direction in ("across", "down"):
+                    value = square.total(direction)
+                    number = clue_glyphs(patches[cell], level[cell], direction) if value is not None else None
+                    if number is not None and number.whole is not None:
+                        rows.append(whole_features(number.whole))
+                        labels.append(value - 1)
+    return rows, labels
+
+
 def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
     """Features and class indices of the clue and entry digits of one drawn, photographed and
     rectified training Kakuro per seed (random legal layout, random clue numbers 1..45, about
@@ -684,31 +751,9 @@ def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
 
 def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
     """The glyph features and labels of the training Kakuro of these seeds (see :func:`training_glyphs`)."""
-    import random
-
-    from solver.kakuro.generator import KakuroOptions, build, random_layout
-    from solver.kakuro.model import Clue, KakuroPuzzle
-    from ui.photo import simulate
-    from ui.render_kakuro import KAKURO_STYLES, render_kakuro
-
     rows, labels = [], []
     for seed in seeds:
-        rng = random.Random(seed * 7919 + 13)
-        side = rng.randint(5, 12)
-        whites = random_layout(KakuroOptions(rows=side, cols=rng.randint(max(3, side - 2), min(15, side + 2))), rng)
-        r_max, c_max = max(r for r, _ in whites) + 1, max(c for _, c in whites) + 1
-        digits = {cell: rng.randint(1, 9) for cell in whites}
-        layout = build(whites, digits, r_max, c_max).grid
-        grid = tuple(tuple(Clue(*(_random_clue(rng, square.down), _random_clue(rng, square.across)))
-                           if isinstance(square, Clue) else square for square in row) for row in layout)
-        entries = tuple(tuple(digits[(r, c)] if (r, c) in whites and rng.random() < 0.5 else None
-                              for c in range(c_max)) for r in range(r_max))
-        puzzle = KakuroPuzzle(r_max, c_max, grid, entries)
-        style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
-        photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)], seed=seed)
-        found = _training_grid(photo, r_max, c_max, seed)
-        patches = cell_patches(found)
-        _, level = cell_tones(patches)
+        puzzle, patches, level = _training_kakuro(seed)
         for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
             if isinstance(square, Clue):
                 for direction in ("across", "down"):
@@ -717,12 +762,42 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
                     if number is not None and len(number.glyphs) == len(str(value)):
                         rows += [glyph_features(g) for g in number.glyphs]
                         labels += [int(d) for d in str(value)]
-            elif entries[cell[0]][cell[1]] is not None:
+            elif puzzle.entries[cell[0]][cell[1]] is not None:
                 ink = entry_glyph(patches[cell], level[cell])
                 if ink is not None:
                     rows.append(glyph_features(ink))
-                    labels.append(entries[cell[0]][cell[1]])
+                    labels.append(puzzle.entries[cell[0]][cell[1]])
     return rows, labels
+
+
+def _training_kakuro(seed: int) -> tuple:
+    """``(puzzle, patches, level)``: the training Kakuro of a seed (random legal layout, random clue
+    numbers, about half the white cells written in) drawn, photographed, found as the reader finds
+    it and cut into cell patches, with each cell's white level."""
+    import random
+
+    from solver.kakuro.generator import KakuroOptions, build, random_layout
+    from solver.kakuro.model import KakuroPuzzle
+    from ui.photo import simulate
+    from ui.render_kakuro import KAKURO_STYLES, render_kakuro
+
+    rng = random.Random(seed * 7919 + 13)
+    side = rng.randint(5, 12)
+    whites = random_layout(KakuroOptions(rows=side, cols=rng.randint(max(3, side - 2), min(15, side + 2))), rng)
+    r_max, c_max = max(r for r, _ in whites) + 1, max(c for _, c in whites) + 1
+    digits = {cell: rng.randint(1, 9) for cell in whites}
+    layout = build(whites, digits, r_max, c_max).grid
+    grid = tuple(tuple(Clue(*(_random_clue(rng, square.down), _random_clue(rng, square.across)))
+                       if isinstance(square, Clue) else square for square in row) for row in layout)
+    entries = tuple(tuple(digits[(r, c)] if (r, c) in whites and rng.random() < 0.5 else None
+                          for c in range(c_max)) for r in range(r_max))
+    puzzle = KakuroPuzzle(r_max, c_max, grid, entries)
+    style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
+    photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)], seed=seed)
+    found = _training_grid(photo, r_max, c_max, seed)
+    patches = cell_patches(found)
+    _, level = cell_tones(patches)
+    return puzzle, patches, level
 
 
 def _training_grid(photo, rows: int, cols: int, seed: int) -> KakuroGridFind:
