@@ -729,15 +729,10 @@ def _numbers_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
     """The whole-number rows and labels of the training Kakuro of these seeds."""
     rows, labels = [], []
     for seed in seeds:
-        puzzle, patches, level = _training_kakuro(seed)
-        for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
-            if isinstance(square, Clue):
-                for direction in ("across", "down"):
-                    value = square.total(direction)
-                    number = clue_glyphs(patches[cell], level[cell], direction) if value is not None else None
-                    if number is not None and number.whole is not None:
-                        rows.append(whole_features(number.whole))
-                        labels.append(value - 1)
+        for _, value, number in _training_reads(*_training_kakuro(seed), entries=False):
+            if number.whole is not None:
+                rows.append(whole_features(number.whole))
+                labels.append(value - 1)
     return rows, labels
 
 
@@ -753,21 +748,31 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
     """The glyph features and labels of the training Kakuro of these seeds (see :func:`training_glyphs`)."""
     rows, labels = [], []
     for seed in seeds:
-        puzzle, patches, level = _training_kakuro(seed)
-        for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
-            if isinstance(square, Clue):
-                for direction in ("across", "down"):
-                    value = square.total(direction)
-                    number = clue_glyphs(patches[cell], level[cell], direction) if value is not None else None
-                    if number is not None and len(number.glyphs) == len(str(value)):
-                        rows += [glyph_features(g) for g in number.glyphs]
-                        labels += [int(d) for d in str(value)]
-            elif puzzle.entries[cell[0]][cell[1]] is not None:
-                ink = entry_glyph(patches[cell], level[cell])
-                if ink is not None:
-                    rows.append(glyph_features(ink))
-                    labels.append(puzzle.entries[cell[0]][cell[1]])
+        for kind, value, seen in _training_reads(*_training_kakuro(seed)):
+            if kind == "entry":
+                rows.append(glyph_features(seen))
+                labels.append(value)
+            elif len(seen.glyphs) == len(str(value)):
+                rows += [glyph_features(g) for g in seen.glyphs]
+                labels += [int(d) for d in str(value)]
     return rows, labels
+
+
+def _training_reads(puzzle, patches: dict, level: dict, entries: bool = True):
+    """What the reading code sees in a training Kakuro, cell by cell in reading order, with the
+    truth: ``('number', total, NumberGlyphs)`` for each clue number whose glyphs are found and, with
+    ``entries``, ``('entry', digit, ink)`` for each written digit whose glyph is found."""
+    for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
+        if isinstance(square, Clue):
+            for direction in ("across", "down"):
+                value = square.total(direction)
+                number = clue_glyphs(patches[cell], level[cell], direction) if value is not None else None
+                if number is not None:
+                    yield "number", value, number
+        elif entries and puzzle.entries[cell[0]][cell[1]] is not None:
+            ink = entry_glyph(patches[cell], level[cell])
+            if ink is not None:
+                yield "entry", puzzle.entries[cell[0]][cell[1]], ink
 
 
 def _training_kakuro(seed: int) -> tuple:
