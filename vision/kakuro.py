@@ -53,11 +53,13 @@ WHOLE_WEIGHT = 0.5
 model reads a number's glyphs one by one after cutting touching digits apart at the faintest
 column, which can fall in a digit's own hole ("34" read "31"); the whole-number model reads the
 number's ink at once. Replayed over the hard photos of Kakuro seeds 7070, 8181 and 9191 (tenth
-round, photos whose grid size was read right): numbers misread 150 → 139 at 0.5 (132 at 0.3, 157
-by the whole model alone), hand-held 23 → 11, the same with WHOLE_ASK; boards hard 145 → 148 (0.3: 147).
-End to end with WHOLE_ASK, clean / hand-held / hard of 60: seed 8181 60/60/53 → 60/60/53, 9191
-60/58/50 → 60/58/51, 7070 60/58/45 → 60/58/46, fresh seed 6262 60/59/46 → 60/60/47; none
-confident and wrong."""
+round, photos whose grid size was read right), with a first fit of the model (the same code on
+rows drawn by a copy of it): numbers misread 150 → 139 at 0.5 (132 at 0.3, 157 by the whole model
+alone), hand-held 23 → 11, boards hard 145 → 148 (0.3: 147); with the fit this code makes
+(cached): 150 → 140, 23 → 10, boards 145 → 146. End to end with that fit and WHOLE_ASK, clean /
+hand-held / hard of 60 and confident: seed 8181 60/60/53 → 60/60/53 (128 → 132), 9191 60/58/50 →
+60/58/50 (128 → 130), 7070 60/58/45 → 60/58/46 (125 → 124), fresh seed 6262 60/59/46 → 60/60/46
+(130 → 132); none confident and wrong. (The first fit read 9191 hard 51 and 6262 hard 47.)"""
 WHOLE_ASK = 0.99
 """The whole-number model is asked only about numbers whose digit-by-digit reading is less sure than
 this: a sure reading keeps its probability, so a clean photo stays confident (asked about every
