@@ -14,12 +14,13 @@ from ui.cli import main
 from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
-from vision.kakuro import (BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, TRIM_NOTE, lengthened, read_kakuro, reconcile, settle_layout,
+from vision.kakuro import (BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, TRIM_NOTE, UNDECIDED_NOTE, lengthened, read_kakuro, reconcile, settle_layout,
                            trimmed)
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
 from vision.kakuro_grid import Probe, _chosen, _fitted_outline, find_kakuro_grid
 from vision.kakuro_light import flatten
+from vision import kakuro_reconcile as reconcile_module
 from vision.kakuro_reconcile import FREE_COST, ReadingSolver
 
 from solver.kakuro.formats import kakuro_from_json
@@ -587,3 +588,26 @@ def test_a_shadows_edge_in_a_white_cell_is_no_written_digit(tmp_path):
     assert len(read(evened) - written) <= 2
     assert len(read(evened) & written) >= len(written) - 1
     assert sum(evened[r][c] == truth.entries[r][c] for r, c in written) >= len(written) - 2
+
+
+def test_a_search_out_of_conflicts_never_calls_a_reading_unique(monkeypatch):
+    # A grid read a column short (kk7070-0044 as 10×9) once asked the SAT solver questions of up to
+    # 93,000 conflicts each and took 17 minutes. Each question now has a conflict budget: one it
+    # cannot settle is undecided, its reading dropped, and the search says so.
+    seed = seed_puzzle()
+    numbers = {(run.clue_cell, run.direction): ((run.total, 1.0),) for run in seed.runs}
+    with ReadingSolver(seed, numbers) as search:
+        assert search.settle().status == "unique" and search.undecided == 0
+    monkeypatch.setattr(reconcile_module, "SEARCH_CONFLICTS", 0)
+    with ReadingSolver(seed, numbers) as search:
+        settled = search.settle()
+    assert settled.status != "unique" and settled.solution is None and settled.undecided >= 1
+
+
+def test_an_undecided_search_is_noted_and_not_confident(monkeypatch):
+    spec = KakuroSpec("u", 31, 6, 7, "app", "clean")
+    image, _ = make_kakuro_item(spec)
+    monkeypatch.setattr(reconcile_module, "QUESTION_CONFLICTS", 1)
+    reading = read_kakuro(image)
+    assert not reading.confident and reading.status != "unique"
+    assert any(note.startswith(UNDECIDED_NOTE) for note in reading.notes)

@@ -83,6 +83,10 @@ out is a shadow's edge (:func:`read_entries`). Digits in white cells with true c
 seeds 5150 and 4242 (360 photos): of 641 glyphs read where nothing is written (630 on hard photos),
 606 dropped; of 1,602 written digits, 5 read right and 9 read wrong dropped."""
 
+UNDECIDED_NOTE = "the solver could not settle some readings of the numbers within its time budget"
+"""How a reading's notes say the solver in the loop left questions undecided (see
+:data:`vision.kakuro_reconcile.QUESTION_CONFLICTS`); their readings were dropped, none called unique."""
+
 RIVAL_NOTE = "another reading nearly as likely also has exactly one solution"
 """How a reading's notes say the search found a close rival (such a reading is not confident)."""
 
@@ -262,7 +266,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         notes.append(LAYOUT_RIVAL_NOTE)
     if bare := bare_edges(best.puzzle):
         notes.append(f"{BARE_EDGE_NOTE} ({', '.join(bare)})")
-    sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE))
+    sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE, UNDECIDED_NOTE))
                                                                       for note in notes)
             and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in best.layout) for cell, p in best.white.items())
             and all(alts and alts[0][1] >= SURE for alts in best.numbers.values()))  # the layout as the tones say
@@ -603,6 +607,8 @@ def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int,
     else:
         notes.append(f"no reading of the numbers found with exactly one solution (as read: "
                      f"{'no' if settled.status == 'none' else 'more than one'} solution)")
+    if settled.undecided:
+        notes.append(f"{UNDECIDED_NOTE} ({settled.undecided} of {settled.questions} questions)")
     if entries is not None:
         puzzle = puzzle.with_entries(entries)
     return puzzle, settled.status, solution, changes, notes, settled.cost

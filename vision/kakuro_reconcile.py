@@ -16,7 +16,10 @@ from a priority queue, cheapest first, starting with the best value of every num
   cells where the two grids differ are moved like a core's.
 
 Each question is one incremental SAT call under assumptions, so hundreds are cheap. The search
-stops after MAX_QUESTIONS and then returns the reading as read (its status says what is wrong).
+stops after MAX_QUESTIONS, or when its questions have spent SEARCH_CONFLICTS conflicts, and then
+returns the reading as read (its status says what is wrong). A question the solver cannot settle
+within QUESTION_CONFLICTS conflicts is left undecided: that reading is dropped, and never called
+unique.
 
 Once a reading is found, the search goes on (every number of that reading also moved to its next
 value) for a *rival*: another reading with exactly one solution that costs at most RIVAL_MARGIN
@@ -38,11 +41,21 @@ from solver.puzzle import Cell
 Slot = tuple[Cell, str]
 MAX_QUESTIONS = 400
 """Most SAT questions one reconciliation asks."""
+QUESTION_CONFLICTS = 20_000
+"""Most conflicts the SAT solver may spend on one question (about 1.5 s on this machine's CPU); a
+question it cannot settle within them is undecided. Most questions take none or a few hundred; a
+grid read a column short (kk7070-0044 read as 10×9) asked questions of 27,000 to 93,000 conflicts
+(2 to 23 s each) and took 17 minutes to read."""
+SEARCH_CONFLICTS = 60_000
+"""Most conflicts one reconciliation's questions may spend together (about 5 s)."""
 FREE_COST = 12.0
 """Cost of a number whose value none of its readings has (a reading of probability e^-12)."""
 FLOOR = 1e-4
 """Least probability a reading's value counts with."""
 
+
+UNDECIDED = object()
+"""What :meth:`ReadingSolver._other_grid` returns when the solver could not tell."""
 
 RIVAL_MARGIN = 3.0
 """A reading with one solution whose cost is within this of the best one's (a probability ratio of
@@ -52,7 +65,8 @@ e^3 ≈ 20) is a close rival: the photo does not settle which of the two it show
 @dataclass(frozen=True)
 class Settled:
     """The outcome: ``reading`` (slot → value), ``status`` of the puzzle it makes (``'unique'``,
-    ``'multiple'`` or ``'none'``), ``solution`` when unique, ``questions`` asked, and ``rival``: a
+    ``'multiple'`` or ``'none'``; 'none' also when every question was undecided), ``solution`` when
+    unique, ``questions`` asked, and ``rival``: a
     different reading that also has exactly one solution and costs at most RIVAL_MARGIN more
     (None when the search found none); ``cost`` is the reading's (minus the log of its
     probability; infinite when none was found)."""
@@ -63,6 +77,8 @@ class Settled:
     questions: int
     rival: dict[Slot, int] | None = None
     cost: float = float("inf")
+    undecided: int = 0
+    """Questions the solver could not settle within its conflict budget (their readings dropped)."""
 
 
 class ReadingSolver:
@@ -100,6 +116,8 @@ class ReadingSolver:
             self.options[slot] = sorted(options, key=lambda option: (option[0], option[1] is None))
         self.slot_of = {sel: slot for slot, opts in self.options.items() for _, _, sel in opts}
         self.fixed: dict[tuple[Slot, int], int] = {}
+        self.spent, self.undecided = 0, 0
+        """Conflicts the questions have spent so far; questions left undecided."""
 
     @staticmethod
     def _free_cost(read: tuple[tuple[int, float], ...], values: int) -> float:
@@ -127,11 +145,15 @@ class ReadingSolver:
         seen = {start}
         questions = 0
         first_status = None
-        while queue and questions < MAX_QUESTIONS:
+        while queue and questions < MAX_QUESTIONS and self.spent < SEARCH_CONFLICTS:
             _, picks = heapq.heappop(queue)
             assumptions = [self.options[slot][k][2] for slot, k in zip(slots, picks)]
             questions += 1
-            if not self.solver.solve(assumptions=assumptions):
+            answer = self._ask(assumptions)
+            if answer is None:  # undecided: this reading is dropped
+                self.undecided += 1
+                continue
+            if not answer:
                 doubt = {self.slot_of[lit] for lit in (self.solver.get_core() or []) if lit in self.slot_of}
                 status = "none"
             else:
@@ -139,10 +161,14 @@ class ReadingSolver:
                 assumptions = self._fixed(slots, picks, grid, assumptions)
                 questions += 1
                 differ = self._other_grid(grid, assumptions)
+                if differ is UNDECIDED:
+                    self.undecided += 1
+                    continue
                 if differ is None:
                     reading = self._reading(slots, picks, grid)
                     rival, asked = self._rival(slots, picks, queue, seen, MAX_QUESTIONS - questions, reading)
-                    return Settled(reading, "unique", grid, questions + asked, rival, self._cost(slots, picks))
+                    return Settled(reading, "unique", grid, questions + asked, rival, self._cost(slots, picks),
+                                   self.undecided)
                 status = "multiple"
                 cells = [cell for cell in grid if grid[cell] != differ[cell]]
                 doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
@@ -153,8 +179,10 @@ class ReadingSolver:
                     if moved not in seen:
                         seen.add(moved)
                         heapq.heappush(queue, (self._cost(slots, moved), moved))
+        if queue and self.spent >= SEARCH_CONFLICTS:
+            self.undecided += 1  # the budget ran out with readings left to ask
         reading = {slot: self.options[slot][0][1] for slot in slots}
-        return Settled(reading, first_status or "none", None, questions)
+        return Settled(reading, first_status or "none", None, questions, undecided=self.undecided)
 
     def _rival(self, slots: list[Slot], picks: tuple[int, ...], queue: list, seen: set, budget: int,
                best: dict[Slot, int]) -> tuple[dict[Slot, int] | None, int]:
@@ -169,13 +197,17 @@ class ReadingSolver:
                     seen.add(moved)
                     heapq.heappush(queue, (self._cost(slots, moved), moved))
         asked = 0
-        while queue and asked < budget:
+        while queue and asked < budget and self.spent < SEARCH_CONFLICTS:
             cost, picks = heapq.heappop(queue)
             if cost > limit:
                 break
             assumptions = [self.options[slot][k][2] for slot, k in zip(slots, picks)]
             asked += 1
-            if not self.solver.solve(assumptions=assumptions):
+            answer = self._ask(assumptions)
+            if answer is None:
+                self.undecided += 1
+                continue
+            if not answer:
                 doubt = {self.slot_of[lit] for lit in (self.solver.get_core() or []) if lit in self.slot_of}
             else:
                 grid = self._grid(self.solver.get_model())
@@ -186,6 +218,9 @@ class ReadingSolver:
                     assumptions = self._fixed(slots, picks, grid, assumptions)
                     asked += 1
                     differ = self._other_grid(grid, assumptions)
+                    if differ is UNDECIDED:
+                        self.undecided += 1
+                        continue
                     if differ is None:
                         return reading, asked
                     cells = [cell for cell in grid if grid[cell] != differ[cell]]
@@ -196,6 +231,8 @@ class ReadingSolver:
                     if moved not in seen:
                         seen.add(moved)
                         heapq.heappush(queue, (self._cost(slots, moved), moved))
+        if self.spent >= SEARCH_CONFLICTS and queue and queue[0][0] <= limit:
+            self.undecided += 1  # the budget ran out before every close reading was asked
         return None, asked
 
     def _fixed(self, slots: list[Slot], picks: tuple[int, ...], grid: dict[Cell, int], assumptions: list[int]) -> list[int]:
@@ -217,14 +254,27 @@ class ReadingSolver:
     def _cost(self, slots: list[Slot], picks: tuple[int, ...]) -> float:
         return sum(self.options[slot][k][0] for slot, k in zip(slots, picks))
 
-    def _other_grid(self, grid: dict[Cell, int], assumptions: list[int]) -> dict[Cell, int] | None:
-        """Another solution than ``grid`` under ``assumptions``, or None when ``grid`` is the only one
-        (the blocking clause is guarded by a fresh literal and switched off afterwards)."""
+    def _ask(self, assumptions: list[int]) -> bool | None:
+        """Whether the clauses hold under ``assumptions``; None when the solver cannot tell within
+        QUESTION_CONFLICTS conflicts or what is left of SEARCH_CONFLICTS."""
+        left = SEARCH_CONFLICTS - self.spent
+        if left <= 0:
+            return None
+        before = self.solver.accum_stats()["conflicts"]
+        self.solver.conf_budget(max(1, min(QUESTION_CONFLICTS, left)))  # pysat reads 0 as no budget
+        answer = self.solver.solve_limited(assumptions=assumptions)
+        self.spent += self.solver.accum_stats()["conflicts"] - before
+        return answer
+
+    def _other_grid(self, grid: dict[Cell, int], assumptions: list[int]) -> dict[Cell, int] | None | object:
+        """Another solution than ``grid`` under ``assumptions``, None when ``grid`` is the only one,
+        UNDECIDED when the solver cannot tell (the blocking clause is guarded by a fresh literal
+        and switched off afterwards)."""
         self.top += 1
         guard = self.top
         self.solver.add_clause([-guard] + [-self.literal(cell, v) for cell, v in grid.items()])
-        other = self.solver.solve(assumptions=assumptions + [guard])
-        differ = self._grid(self.solver.get_model()) if other else None
+        other = self._ask(assumptions + [guard])
+        differ = UNDECIDED if other is None else self._grid(self.solver.get_model()) if other else None
         self.solver.add_clause([-guard])
         return differ
 
