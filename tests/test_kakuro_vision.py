@@ -18,7 +18,9 @@ from vision.kakuro import (BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, TRIM_NOTE, UNDECID
                            trimmed)
 from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
-from vision.kakuro_grid import Probe, _chosen, _fitted_outline, find_kakuro_grid
+from vision.grid import pyramid, work_copy
+from vision.kakuro_grid import (Probe, _chosen, _fitted_outline, _keypad_row, _kenken_grid, aligned, concentration,
+                                find_kakuro_grid)
 from vision.kakuro_light import flatten
 from vision import kakuro_reconcile as reconcile_module
 from vision.kakuro_reconcile import FREE_COST, ReadingSolver
@@ -175,10 +177,10 @@ def test_cli_read_and_solve_tell_a_kakuro_photo(capsys, tmp_path):
 
 def test_the_fitted_outline_of_the_kenken_finder_is_the_kakuro_border():
     image, corpus_truth = make_kakuro_item(KakuroSpec("o", 83, 7, 7, "web", "clean"))  # square: N×N to the KenKen finder
-    quads = _fitted_outline(image, 1.0)
+    quads = _fitted_outline(1.0, _kenken_grid(image))
     assert len(quads) == 1
     assert np.abs(quads[0] - np.asarray(corpus_truth["corners"])).max() < 0.01 * max(image.shape)
-    assert _fitted_outline(np.full((400, 300, 3), 235, np.uint8), 1.0) == []
+    assert _fitted_outline(1.0, _kenken_grid(np.full((400, 300, 3), 235, np.uint8))) == []
 
 
 def test_white_cells_in_a_hard_shadow_beside_dark_ones_have_the_tone_of_white():
@@ -551,8 +553,8 @@ def test_a_far_clearer_lattice_beats_a_bigger_one(tmp_path):
     assert np.abs(np.asarray(found.corners) - np.asarray(item["corners"])).max() < 0.2 * side
 
 
-def _probe(score: float, contrast: float) -> Probe:
-    return Probe(np.zeros((4, 2)), 9, 9, contrast, score, 0.5)
+def _probe(score: float, contrast: float) -> tuple[np.ndarray, Probe]:
+    return np.zeros((4, 2)), Probe(np.zeros((4, 2)), 9, 9, contrast, score, 0.5)
 
 
 def test_the_clearer_lattice_rule_needs_twice_the_contrast():
@@ -611,3 +613,45 @@ def test_an_undecided_search_is_noted_and_not_confident(monkeypatch):
     reading = read_kakuro(image)
     assert not reading.confident and reading.status != "unique"
     assert any(note.startswith(UNDECIDED_NOTE) for note in reading.notes)
+
+
+def test_alignment_turns_a_slanted_outline_onto_the_grid():
+    # A candidate a few degrees off the grid's outline smears every boundary over several columns of
+    # the probe's profile (hard kk7070-0044, an app panel with its keypad: 10×10 found for 9×11).
+    image, truth = make_kakuro_item(KakuroSpec("a", 52, 8, 9, "newspaper", "clean"))
+    gray, scale = work_copy(image)
+    levels = pyramid(gray)
+    corners = (np.asarray(truth["corners"], np.float64) + 0.5) * scale - 0.5
+    side = np.linalg.norm(corners[1] - corners[0])
+    slanted = corners + np.array([[0.04, -0.03], [-0.03, 0.04], [0.03, 0.02], [-0.04, -0.02]]) * side
+    moved = aligned(levels, slanted)
+    assert concentration(levels, moved) > concentration(levels, slanted)
+    assert np.abs(moved - corners).max() < 0.5 * np.abs(slanted - corners).max()
+
+
+@pytest.mark.parametrize("seed, index, size", [
+    (7070, 44, (9, 11)),   # an app panel with its keypad, slanted against the grid: found as 10×10 unaligned
+    (8181, 169, (10, 10)),  # the keypad's row of buttons below the grid: found as 11×10
+    (9191, 15, (9, 9)),    # a cell size estimated 3% long: 8 rows found
+])
+def test_held_out_hard_grids_are_counted_right(tmp_path, seed, index, size):
+    found, corners = _held_out_grid(index, tmp_path, seed)
+    assert (found.rows, found.cols) == size
+    side = np.linalg.norm(corners[1] - corners[0]) / size[1]
+    assert np.abs(np.asarray(found.corners) - corners).max() < 0.6 * side  # the lines are snapped later
+
+
+def test_a_keypad_row_has_figures_a_light_block_row_has_none():
+    # Rows of an 8×6 lattice, 40 px cells: the first column dark, the last row light; with a figure
+    # in each of its first two cells it is an app's keypad, blank it is a light grey web Kakuro's blocks.
+    xs, ys = np.arange(7) * 40.0, np.arange(9) * 40.0
+    dark = np.zeros((8, 6), bool)
+    dark[:7, 0] = True
+    gray = np.full((320, 240), 230, np.uint8)
+    gray[:280, :40] = 60
+    assert not _keypad_row(gray, xs, ys, dark)
+    for c in (0, 1):
+        cv2.putText(gray, str(c + 1), (c * 40 + 12, 310), cv2.FONT_HERSHEY_SIMPLEX, 0.9, 40, 2)
+    assert _keypad_row(gray, xs, ys, dark)
+    dark[3, 0] = dark[4, 0] = False  # a first column not dark enough says nothing
+    assert not _keypad_row(gray, xs, ys, dark)

@@ -26,6 +26,13 @@ The algorithm, one function per step:
    in fewer of them but far clearer there than in the other cells (CLUE_SHARE_FAINT). The best
    score wins: contrast times the square root of the area, times EDGE_LIGHT for every light cell in
    the first row and column.
+   When no candidate shows a Kakuro (and the KenKen finder saw no grid, or one with a Kakuro's
+   share of dark cells), the largest candidates are *aligned* (:func:`aligned`) and probed again;
+   the chosen candidate is aligned and probed again, and its lattice taken when it stands out
+   CLEARER times more clearly than the first (a lesser gain is mostly the same lattice a pixel or
+   two over, and read about as often better as worse). A candidate a few degrees off the
+   grid's own outline (an app's panel with its keypad, a shadow's edge) smears each boundary over
+   several columns of the profile, and the lattice is miscounted or not found at all.
 4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
@@ -92,6 +99,9 @@ FIT_REACH, FIT_GAIN = 0.4, 0.02
 cell (its count kept), where that makes its boundaries stand out from its cell middles by FIT_GAIN
 more (edge strength units): a comb a pixel off per cell, or whose end tooth is an edge beside the
 grid, lies half a cell off at its far end."""
+NEXT_LINE = 0.25
+"""How near (a share of a cell) an edge beyond a lattice's end tooth must lie to where the next tooth
+would be for :func:`lattice` to end the lattice there instead."""
 COMB_FRACTION = 0.4
 """Cell sizes whose comb stands out this share of the best compete; the smallest wins."""
 EDGE_LIGHT = 0.8
@@ -130,6 +140,18 @@ paper's local tone (:func:`flattened`; the paper's tone is the brightest within 
 shorter side): a shadow's edge across the grid cuts its ink outline, and its dark side merges with
 the blocks. (Always adding them found more grids in hard photos but lost others to a larger or
 smaller lattice that scored higher: kk77-0053, kk2026-0132.)"""
+STRAY_DARK = 0.8
+"""Least share of dark cells in the rest of a lattice's first column for light cells in its last row
+to mark a keypad row, not the grid's (:func:`_keypad_row`)."""
+KEYPAD_INK = 0.2
+"""Least ink (:func:`_inked`) in each of those cells for them to hold a button's figure."""
+ALIGN_SIDE = 240
+"""Side of the square a candidate is warped to while :func:`aligned` moves its corners."""
+ALIGN_STEPS = (8, 4, 2, 1)
+"""Corner moves :func:`aligned` tries, in working-copy pixels, coarse to fine."""
+ALIGN_TRIES = 16
+"""When no candidate shows a Kakuro, up to this many, largest first, are aligned and probed again
+(hard kk8181-0132: the grid's own outline was the 11th largest of 16 candidates)."""
 REFINE_TRIES = 2
 """A candidate that passes every check but the diagonals of its clue cells is probed again, up to
 this many times, on the outline of its own lattice: an outline a tenth of a cell off cuts the faint
@@ -211,8 +233,10 @@ def lattice(profile: np.ndarray, lo: int, hi: int, near_step: float | None = Non
     ``lo`` and ``hi`` (the step from the page to the dark first row or column is always strong),
     or the strongest edge there when no tooth is (a curled page drifts off the comb) or when it is
     twice as strong as the nearest tooth and half a cell nearer the end (on a curled page the comb's
-    last tooth can fall on an inner boundary's tail, kk5150-0051), refitted on the edges near every
-    boundary."""
+    last tooth can fall on an inner boundary's tail, kk5150-0051), or where the comb's next tooth
+    would be (within NEXT_LINE of a cell) and no weaker than the nearest (a cell size estimated 3%
+    long drifts the comb's last tooth onto the last inner line: hard kk9191-0015, 9 rows found as 8
+    on its true outline), refitted on the edges near every boundary."""
     p, grown = _smoothed(profile)
     seg = p[lo:hi] - p[lo:hi].mean()
     length = len(seg)
@@ -243,9 +267,11 @@ def lattice(profile: np.ndarray, lo: int, hi: int, near_step: float | None = Non
         teeth = near(end)
         edge = locate_border(p, end, 0.75 * step + 4)
         tooth = min(teeth, key=lambda q: abs(q - end)) if teeth else None
-        if tooth is None or (abs(edge - end) < abs(tooth - end) - 0.5 * step
-                             and p[int(round(edge))] >= 2 * grown[int(round(tooth))]):
-            ends.append(edge)  # no tooth, or a far stronger edge far nearer the end than the nearest tooth
+        beyond = tooth is not None and abs(edge - end) < abs(tooth - end) - 0.5 * step
+        strength = p[int(round(edge))] / max(1e-6, float(grown[int(round(tooth))])) if beyond else 0.0
+        next_line = beyond and abs(abs(edge - tooth) - step) <= NEXT_LINE * step
+        if tooth is None or strength >= 2 or (next_line and strength >= 1):
+            ends.append(edge)  # no tooth, or a far stronger edge far nearer the end, or the next line and no weaker
         else:
             ends.append(float(tooth))
     a, b = ends
@@ -484,12 +510,47 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
         return None, None
     if not any(m is not None and _shows_clues(warped, xs, ys, m) for m in maps):
         return None, back
+    edges = next(m for m in maps if m is not None and _dark_edges(warped, xs, ys, m))  # the map that passed
+    if rows > MIN_SIDE and _keypad_row(warped, xs, ys, edges):
+        rows, y1, ys, dark = rows - 1, ys[-2], ys[:-1], dark[:-1]
+    inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
+    back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(h))[0]
     contrast = min(cx, cy)
     area = cv2.contourArea(back.astype(np.float32))
     light_edge = int((~dark[0]).sum() + (~dark[:, 0]).sum())
     crossed = max(middle_edges(col, x0, x1, cols), middle_edges(row, y0, y1, rows))
     score = contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge / max(1.0, crossed)
     return Probe(back, rows, cols, contrast, score, share), None
+
+
+def _keypad_row(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
+    """True when the lattice's last row is an app's keypad below the grid, not a row of it: its first
+    two cells light, without a diagonal and with a figure in them (:func:`_inked`), while
+    STRAY_DARK of the rest of the first column is dark (``dark``: the lattice's dark cells). In a
+    Kakuro the first cell of every row is a block or a clue cell (a diagonal), and a white cell
+    right after a block cannot be (its run would have no clue), so two light cells with figures
+    there are buttons (hard kk8181-0169: a 10×10 grid found as 11×10 with the keypad). The figures
+    tell buttons from a light grey web Kakuro's blank blocks, which also pass for light (hard
+    kk6262-0008: its last row begins with five of them; ink 0.03 against the buttons' 0.4 to 0.9)."""
+    last = dark.shape[0] - 1
+    if dark[last, 0] or dark[last, 1] or float(dark[:last, 0].mean()) < STRAY_DARK:
+        return False
+    cells = [(last, 0), (last, 1)]
+    return all(_inked(gray, xs, ys, cell) >= KEYPAD_INK for cell in cells) and \
+        bool((_diagonals(gray, xs, ys, cells) < CLUE_EDGE_DIAGONAL).all())
+
+
+def _inked(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cell: tuple[int, int]) -> float:
+    """How much darker the darkest ink in the middle of a cell (its central three fifths) is than the
+    cell's tone: (median − 5th percentile) / median there; near 0 for a blank cell."""
+    r, c = cell
+    (y0, y1), (x0, x1) = (ys[r], ys[r + 1]), (xs[c], xs[c + 1])
+    middle = gray[int(y0 + 0.2 * (y1 - y0)):int(y1 - 0.2 * (y1 - y0)) + 1,
+                  int(x0 + 0.2 * (x1 - x0)):int(x1 - 0.2 * (x1 - x0)) + 1].astype(np.float32)
+    if middle.size == 0:
+        return 0.0
+    tone = float(np.median(middle))
+    return (tone - float(np.percentile(middle, 5))) / max(1.0, tone)
 
 
 def middle_edges(profile: np.ndarray, a: float, b: float, n: int) -> float:
@@ -591,15 +652,22 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     it is asked here."""
     gray, scale = work_copy(image)
     levels = pyramid(gray)
-    quads = candidate_quads(gray) + _fitted_outline(image, scale, kenken)
-    probes = [p for quad in quads if (p := probe(levels, quad)) is not None]
-    if not probes:
+    if kenken is None:
+        kenken = _kenken_grid(image)
+    quads = candidate_quads(gray) + _fitted_outline(scale, kenken)
+    found = _probed(levels, quads)
+    if not found:
         seen = distinct(quads)
-        fresh = distinct(seen + solid_quads(gray) + candidate_quads(flattened(gray)))[len(seen):]
-        probes = [p for quad in fresh if (p := probe(levels, quad)) is not None]
-    if not probes:
+        fresh = distinct(seen + solid_quads(gray) + candidate_quads(flattened(gray)))
+        found = _probed(levels, fresh[len(seen):])
+        if not found and (not kenken or block_share(kenken[0]) >= DARK_SHARE[0]):
+            largest = sorted(fresh, key=lambda q: -cv2.contourArea(q.astype(np.float32)))[:ALIGN_TRIES]
+            found = _probed(levels, [aligned(levels, quad) for quad in largest])
+    if not found:
         raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
-    best = _chosen(probes)
+    quad, best = _chosen(found)
+    if (again := _probed(levels, [aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
+        best = again[0][1]  # a far clearer lattice (a smaller gain is mostly an outline a pixel over)
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
     rectified, homography = rectify_grid(image, corners, best.rows, best.cols)
     grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
@@ -610,12 +678,58 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
 
 
-def _chosen(probes: list[Probe]) -> Probe:
-    """The best-scoring probe, unless others stand out CLEARER times more clearly: then the
-    best-scoring of those."""
-    best = max(probes, key=lambda p: p.score)
-    clearer = [p for p in probes if p.contrast >= CLEARER * best.contrast]
-    return max(clearer, key=lambda p: p.score) if clearer else best
+def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[tuple[np.ndarray, Probe]]:
+    """``(quad, probe)`` for every quad that shows a Kakuro (:func:`probe`)."""
+    return [(quad, found) for quad in quads if (found := probe(levels, quad)) is not None]
+
+
+def aligned(levels: list[np.ndarray], quad: np.ndarray) -> np.ndarray:
+    """``quad`` with its corners moved (by ALIGN_STEPS, one coordinate at a time, while it helps) so
+    that the edges of the square it warps to gather most sharply on single rows and columns
+    (:func:`concentration`): a grid's lines then run straight along the square's sides."""
+    quad = np.array(quad, np.float64)
+    best = concentration(levels, quad)
+    for step in ALIGN_STEPS:
+        moved = True
+        while moved:
+            moved = False
+            for i in range(4):
+                for j in range(2):
+                    for d in (step, -step):
+                        trial = quad.copy()
+                        trial[i, j] += d
+                        value = concentration(levels, trial)
+                        if value > best + 1e-4:
+                            best, quad, moved = value, trial, True
+    return quad
+
+
+def concentration(levels: list[np.ndarray], quad: np.ndarray) -> float:
+    """How sharply the edges of ``quad`` warped square (ALIGN_SIDE) gather on single columns and
+    rows: for the column and the row profile of edge strength, the sum of squares over the square
+    of the sum, times the length (1 for an even spread; a slant spreads each line's edge over
+    several columns and lowers it)."""
+    margin = PROBE_MARGIN * ALIGN_SIDE
+    warped = cv2.GaussianBlur(warp_square(levels, quad, ALIGN_SIDE, margin).astype(np.float32), (0, 0), 0.7)
+    lo, hi = int(margin), int(ALIGN_SIDE - margin)
+    col = np.abs(cv2.Sobel(warped, cv2.CV_32F, 1, 0, ksize=3))[lo:hi].mean(axis=0)
+    row = np.abs(cv2.Sobel(warped, cv2.CV_32F, 0, 1, ksize=3))[:, lo:hi].mean(axis=1)
+    return sum(float(len(p) * (p ** 2).sum() / max(1e-6, float(p.sum()) ** 2)) for p in (col, row))
+
+
+def block_share(grid: GridFind) -> float:
+    """The share of the KenKen grid's cells that are dark like a Kakuro's blocks
+    (:func:`dark_cells`, in the grid's own lines)."""
+    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y)).mean())
+
+
+def _chosen(found: list[tuple[np.ndarray, Probe]]) -> tuple[np.ndarray, Probe]:
+    """The ``(quad, probe)`` whose probe scores best, unless others stand out CLEARER times more
+    clearly: then the best-scoring of those."""
+    best = max(found, key=lambda f: f[1].score)
+    clearer = [f for f in found if f[1].contrast >= CLEARER * best[1].contrast]
+    return max(clearer, key=lambda f: f[1].score) if clearer else best
 
 
 def flattened(gray: np.ndarray) -> np.ndarray:
@@ -625,15 +739,17 @@ def flattened(gray: np.ndarray) -> np.ndarray:
     return (230.0 * (1.0 - darkness(gray, reach))).astype(np.uint8)
 
 
-def _fitted_outline(image: np.ndarray, scale: float, kenken: tuple[GridFind, ...] | None = None) -> list[np.ndarray]:
-    """The outline the KenKen finder fits (:func:`vision.grid.find_grid`, or what it found before,
-    ``kenken``; its sides are fitted to the border line, whatever N it counts inside), in
-    working-copy coordinates (``scale`` of the original): one quad, or none when it finds no grid."""
-    if kenken is None:
-        try:
-            kenken = (find_grid(image),)
-        except NoPuzzleFound:
-            kenken = ()
+def _kenken_grid(image: np.ndarray) -> tuple[GridFind, ...]:
+    """What the KenKen finder (:func:`vision.grid.find_grid`) finds in ``image``: one grid or none."""
+    try:
+        return (find_grid(image),)
+    except NoPuzzleFound:
+        return ()
+
+
+def _fitted_outline(scale: float, kenken: tuple[GridFind, ...]) -> list[np.ndarray]:
+    """The outlines the KenKen finder fitted (``kenken``; its sides are fitted to the border line,
+    whatever N it counts inside), in working-copy coordinates (``scale`` of the original)."""
     return [(np.asarray(found.corners, np.float64) + 0.5) * scale - 0.5 for found in kenken]
 
 
