@@ -26,13 +26,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
 from .grid import GridFind, find_grid
 from .image_io import load_image
 from .kakuro import RIVAL_NOTE, KakuroReading, read_kakuro
-from .kakuro_grid import DARK_SHARE, block_share
+from .kakuro_grid import DARK_SHARE, dark_cells
 from .read import Reading, read, timed_stage
 
 
@@ -88,6 +89,13 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
 def _with_kenken_look(kakuro: KakuroReading, kenken: Reading, seconds: dict[str, float]) -> KakuroReading:
     """``kakuro`` counting the time the KenKen reader took beyond the stages both shared (``seconds``)."""
     return replace(kakuro, seconds={**kakuro.seconds, "kenken look": sum(kenken.seconds.values()) - sum(seconds.values())})
+
+
+def block_share(grid: GridFind) -> float:
+    """The share of the KenKen grid's cells that are dark like a Kakuro's blocks
+    (:func:`vision.kakuro_grid.dark_cells`, in the grid's own lines)."""
+    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y)).mean())
 
 
 def _verdict(reading: Reading | KakuroReading) -> str:
