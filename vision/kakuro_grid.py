@@ -508,11 +508,11 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
         return flat_dark_cells(warped, xs, ys) if shown >= FLAT_DIAGONALS else None
 
     maps = _Lazy([lambda: dark, lambda: dark_cells(warped, xs, ys, SHADOW_REACH), flat])
-    if not any(m is not None and _dark_edges(warped, xs, ys, m) for m in maps):
+    edges = next((m for m in maps if m is not None and _dark_edges(warped, xs, ys, m)), None)  # the first that passes
+    if edges is None:
         return None, None
     if not any(m is not None and _shows_clues(warped, xs, ys, m) for m in maps):
         return None, back
-    edges = next(m for m in maps if m is not None and _dark_edges(warped, xs, ys, m))  # the map that passed
     if rows > MIN_SIDE and _keypad_row(warped, xs, ys, edges):
         rows, y1, ys, dark = rows - 1, ys[-2], ys[:-1], dark[:-1]
     inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
