@@ -173,12 +173,7 @@ class ReadingSolver:
                 cells = [cell for cell in grid if grid[cell] != differ[cell]]
                 doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
             first_status = first_status or status
-            for i, slot in enumerate(slots):
-                if slot in doubt and picks[i] + 1 < len(self.options[slot]):
-                    moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
-                    if moved not in seen:
-                        seen.add(moved)
-                        heapq.heappush(queue, (self._cost(slots, moved), moved))
+            self._queue_moved(slots, picks, doubt, queue, seen)
         if queue and self.spent >= SEARCH_CONFLICTS:
             self.undecided += 1  # the budget ran out with readings left to ask
         reading = {slot: self.options[slot][0][1] for slot in slots}
@@ -190,12 +185,7 @@ class ReadingSolver:
         every number is also moved to its next value) until a different reading with exactly one
         solution turns up (the rival) or every reading left costs more than c + RIVAL_MARGIN."""
         limit = self._cost(slots, picks) + RIVAL_MARGIN
-        for i in range(len(slots)):
-            if picks[i] + 1 < len(self.options[slots[i]]):
-                moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
-                if moved not in seen:
-                    seen.add(moved)
-                    heapq.heappush(queue, (self._cost(slots, moved), moved))
+        self._queue_moved(slots, picks, set(slots), queue, seen)
         asked = 0
         while queue and asked < budget and self.spent < SEARCH_CONFLICTS:
             cost, picks = heapq.heappop(queue)
@@ -225,15 +215,20 @@ class ReadingSolver:
                         return reading, asked
                     cells = [cell for cell in grid if grid[cell] != differ[cell]]
                     doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
-            for i, slot in enumerate(slots):
-                if slot in doubt and picks[i] + 1 < len(self.options[slot]):
-                    moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
-                    if moved not in seen:
-                        seen.add(moved)
-                        heapq.heappush(queue, (self._cost(slots, moved), moved))
+            self._queue_moved(slots, picks, doubt, queue, seen)
         if self.spent >= SEARCH_CONFLICTS and queue and queue[0][0] <= limit:
             self.undecided += 1  # the budget ran out before every close reading was asked
         return None, asked
+
+    def _queue_moved(self, slots: list[Slot], picks: tuple[int, ...], doubt: set[Slot], queue: list, seen: set) -> None:
+        """Queue (by cost) each reading not seen before that is ``picks`` with one number of ``doubt``
+        moved to its next value."""
+        for i, slot in enumerate(slots):
+            if slot in doubt and picks[i] + 1 < len(self.options[slot]):
+                moved = picks[:i] + (picks[i] + 1,) + picks[i + 1:]
+                if moved not in seen:
+                    seen.add(moved)
+                    heapq.heappush(queue, (self._cost(slots, moved), moved))
 
     def _fixed(self, slots: list[Slot], picks: tuple[int, ...], grid: dict[Cell, int], assumptions: list[int]) -> list[int]:
         """The assumptions with every free pick replaced by its run encoded with the total its digits
