@@ -77,6 +77,28 @@ def test_a_shadowed_kenken_that_passes_for_a_kakuro_is_read_as_a_kenken(index):
     assert reading.puzzle.size == truth["truth"]["size"]
 
 
+def test_a_kenken_read_as_a_kakuro_with_a_bare_outer_line_is_read_as_a_kenken(tmp_path):
+    """Held-out hard k9090-0106 (a 4×4 under a shadow): read as a Kakuro with exactly one solution
+    but an outer line of nothing but blocks, which was taken over its KenKen reading (exactly one
+    solution, one clue changed, every cage and clue right). A Kakuro reading in doubt no longer
+    counts as settled (read_any.DOUBTS)."""
+    import json
+
+    from ui.corpus import plan, write_item
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+    from vision.kakuro import BARE_EDGE_NOTE, read_kakuro
+
+    path = write_item(plan(300, 9090)[106], tmp_path)  # the photo as the corpus writes it (JPEG)
+    image, truth = load_image(path.with_suffix(".jpg")), json.loads(path.read_text())
+    as_kakuro = read_kakuro(image, kenken=(find_grid(image),))
+    assert as_kakuro.status == "unique" and any(note.startswith(BARE_EDGE_NOTE) for note in as_kakuro.notes)
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and reading.status == "unique"
+    want = {(frozenset(map(tuple, c["cells"])), c["op"], c["target"]) for c in truth["truth"]["cages"]}
+    assert {(frozenset(c.cells), c.op, c.target) for c in reading.puzzle.cages} == want
+
+
 def test_a_kakuro_whose_first_row_cell_was_its_clues_only_white_is_read():
     """A clue cell whose diagonal shows but whose cells right and below read dark takes one of them
     as white, never one of the first row or column (held-out Kakuro photo seed 2026, number 17)."""
