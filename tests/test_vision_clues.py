@@ -248,3 +248,19 @@ def test_held_out_handheld_labels_found_whole(index, cell, clue, tmp_path):
     # Read on the grid of the photo's true corners (the finder's grid is a pixel off, and on it
     # k9090-0050's speck fell outside the cell).
     assert _held_out_clue_reading(index, cell, tmp_path, seed=9090, true_corners=True).best[:2] == clue
+
+
+def test_a_labels_rows_beside_a_piece_of_the_next_cells_wall_are_no_dotted_line():
+    # Held-out hand-held k9090-0230 (web style, found grid a pixel or two off): near the top line,
+    # the middle rows of "120×" and a piece of the next cell's wall reaching into the patch together
+    # covered 40% of the row, in a run thin enough to pass for a dotted line; the label lost those
+    # rows and read "5". A dotted line leaves no wide gap in its row.
+    from vision.clues import CELL, MARGIN, PATCH, _ink_and_lines
+
+    dark = np.zeros((PATCH, PATCH), np.float32)
+    for k in range(4):                                            # four glyphs, 6 px wide, 2 px apart
+        dark[MARGIN + 3:MARGIN + 15, MARGIN + 3 + 8 * k:MARGIN + 9 + 8 * k] = 0.7
+    dark[MARGIN + 6:MARGIN + 9, MARGIN + 58:] = 0.8               # the next cell's wall piece, 23 px on
+    assert (dark[MARGIN + 6, MARGIN:MARGIN + CELL] > 0.3).sum() >= 0.4 * CELL
+    labels, _, _ = _ink_and_lines(dark)
+    assert (labels[MARGIN + 6:MARGIN + 9, MARGIN + 3:MARGIN + 8] > 0).all(), "the label's rows were cut out"

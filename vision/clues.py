@@ -159,7 +159,8 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     covered = m[:, inside].sum(1) >= DASH_COVER * CELL
     # Labels sit under the top line: there a covered row must look like a line (see _dash_lines).
     rows = np.union1d(np.flatnonzero(band & ~top_band & covered),
-                      _dash_lines(top_band, covered, m[:, :outer].any(1) & m[:, PATCH - outer:].any(1)))
+                      _dash_lines(top_band, covered, m[:, :outer].any(1) & m[:, PATCH - outer:].any(1),
+                                  _even(m[:, inside], top_band & covered)))
     cols = np.flatnonzero(band & (m[inside, :].sum(0) >= DASH_COVER * CELL))  # no label is that tall
     lines[rows, :] |= m[rows, :]
     lines[:, cols] |= m[:, cols]
@@ -184,16 +185,39 @@ def _spanning(across: np.ndarray) -> np.ndarray:
     return np.where(np.isin(labels, short), 0, across).astype(across.dtype)
 
 
-def _dash_lines(band: np.ndarray, covered: np.ndarray, through: np.ndarray) -> np.ndarray:
+DASH_GAP = 0.3
+"""A dotted line leaves no gap in its row longer than this share of the cell (nor before its first
+dash or after its last); see :func:`_even`. A faint grid line that the ink threshold broke into
+pieces leaves gaps of up to 15 patch px (0.23 of a cell: held-out k700-0293, whose labels lost
+their "1" to the pieces at 0.2), the label beside a wall piece of k9090-0230 one of 25 px."""
+
+
+def _even(inside: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """``rows`` (bool per row) left only where the row of ``inside`` (the cell's columns of an ink
+    mask) runs across the cell with no gap over DASH_GAP of a cell, as a dotted line's does. Near the top line a label's
+    row beside a piece of the next cell's wall (the grid found a pixel or two off) covered as much
+    of the row as a dotted line, in a run as thin, and was cut out of the label (hand-held
+    k9090-0230: "120×" lost its middle rows and read "5"); its gap between label and wall is wide."""
+    padded = np.pad(inside.astype(bool), ((0, 0), (1, 1)), constant_values=True)
+    limit = DASH_GAP * CELL
+    even = np.zeros(len(inside), bool)
+    for y in np.flatnonzero(rows):
+        ink = np.flatnonzero(padded[y])
+        even[y] = np.diff(ink).max() - 1 <= limit
+    return even
+
+
+def _dash_lines(band: np.ndarray, covered: np.ndarray, through: np.ndarray, even: np.ndarray) -> np.ndarray:
     """Indices of the rows (columns) taken as a dotted line: ``covered`` ones in ``band`` that are
-    either in a run of covered rows at most DASH_THICK of a cell thick or inked ``through`` into
-    the neighbouring cells on both sides. A wide bold label printed just under the line covers as
-    much of its top rows, but in a run as tall as its digits and inside its cell."""
+    either ``even`` (see :func:`_even`) in a run of covered rows at most DASH_THICK of a cell thick,
+    or inked ``through`` into the neighbouring cells on both sides. A wide bold label printed just
+    under the line covers as much of its top rows, but in a run as tall as its digits and inside
+    its cell."""
     thin = np.zeros_like(covered)
     edges = np.flatnonzero(np.diff(np.concatenate([[0], covered.astype(np.int8), [0]])))
     for start, stop in zip(edges[::2], edges[1::2]):
         thin[start:stop] = stop - start <= DASH_THICK * CELL
-    return np.flatnonzero(band & covered & (thin | through))
+    return np.flatnonzero(band & covered & ((thin & even) | through))
 
 
 GLYPH_OVER_LINE = 0.15
