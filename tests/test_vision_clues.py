@@ -236,7 +236,8 @@ def test_the_solid_middle_of_a_wide_bold_label_is_no_line():
     assert 48 >= 0.7 * CELL, "the label's rows are as long as LINE_RUN"
     labels, _, lines = _ink_and_lines(dark)
     assert lines[MARGIN, MARGIN:MARGIN + CELL].all(), "the wall is a line"
-    assert not lines[MARGIN + 6:MARGIN + 14, MARGIN + 6:MARGIN + 48].any(), "the label's rows were taken for a line"
+    label_rows = (slice(MARGIN + 6, MARGIN + 14), slice(MARGIN + 6, MARGIN + 48))
+    assert not lines[label_rows].any(), "the label's rows were taken for a line"
     assert (labels[MARGIN + 6:MARGIN + 14, MARGIN + 6:MARGIN + 48] > 0).all()
 
 

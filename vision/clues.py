@@ -115,7 +115,8 @@ def _cell_patch(grid: GridFind, cell: Cell, closing: bool = False) -> np.ndarray
     patch = cv2.warpAffine(grey, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     patch = patch.astype(np.float32)
     if closing:
-        paper = cv2.GaussianBlur(cv2.morphologyEx(patch, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)), (0, 0), 1)
+        closed = cv2.morphologyEx(patch, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
+        paper = cv2.GaussianBlur(closed, (0, 0), 1)
     else:
         paper = cv2.GaussianBlur(cv2.dilate(patch, np.ones((15, 15), np.uint8)), (0, 0), 3)
     return np.clip(1 - patch / np.maximum(paper, 1), 0, 1)
@@ -194,10 +195,11 @@ their "1" to the pieces at 0.2), the label beside a wall piece of k9090-0230 one
 
 def _even(inside: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """``rows`` (bool per row) left only where the row of ``inside`` (the cell's columns of an ink
-    mask) runs across the cell with no gap over DASH_GAP of a cell, as a dotted line's does. Near the top line a label's
-    row beside a piece of the next cell's wall (the grid found a pixel or two off) covered as much
-    of the row as a dotted line, in a run as thin, and was cut out of the label (hand-held
-    k9090-0230: "120×" lost its middle rows and read "5"); its gap between label and wall is wide."""
+    mask) runs across the cell with no gap over DASH_GAP of a cell, as a dotted line's does. Near
+    the top line a label's row beside a piece of the next cell's wall (the grid found a pixel or two
+    off) covered as much of the row as a dotted line, in a run as thin, and was cut out of the label
+    (hand-held k9090-0230: "120×" lost its middle rows and read "5"); its gap between label and
+    wall is wide."""
     padded = np.pad(inside.astype(bool), ((0, 0), (1, 1)), constant_values=True)
     limit = DASH_GAP * CELL
     even = np.zeros(len(inside), bool)

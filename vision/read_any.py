@@ -9,8 +9,9 @@ shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro read
 confident, of a photo where the KenKen finder also found a grid, is weighed against the KenKen
 reading: the KenKen is taken when it is confident, or has exactly one solution while the Kakuro
 has none or several, or is in doubt (DOUBTS: a rival reading nearly as likely, a bare outer line)
-and changed no fewer numbers than the KenKen changed clues (a Kakuro photo read as a KenKen gives a small grid whose clues the solver
-had to change; kk2026-0042 read as a 3×3 with three clues changed).
+and changed no fewer numbers than the KenKen changed clues (a Kakuro photo read as a KenKen gives
+a small grid whose clues the solver had to change; kk2026-0042 read as a 3×3 with three clues
+changed).
 
 Which look comes first: when under DARK_SHARE[0] of the KenKen grid's cells are dark like a
 Kakuro's blocks (a Kakuro has more), the KenKen is read first, and a confident KenKen reading is
