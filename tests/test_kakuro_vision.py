@@ -655,3 +655,34 @@ def test_a_keypad_row_has_figures_a_light_block_row_has_none():
     assert _keypad_row(gray, xs, ys, dark)
     dark[3, 0] = dark[4, 0] = False  # a first column not dark enough says nothing
     assert not _keypad_row(gray, xs, ys, dark)
+
+
+def test_a_number_where_the_light_falls_off_is_seen_whole_over_the_local_fill(tmp_path):
+    # Held-out hard photo kk3131-0152 (web style, 28 px per cell): r3c4's across number "12" sits
+    # where the cell brightens towards a light's centre. Against the cell's one fill the "2" on the
+    # bright side is barely ink and only the "1" was seen (read "21", at a hundredth); over the local
+    # fill (a grey closing) both digits stand out and read "12" surely.
+    from vision.kakuro import Figures, numbers_seen
+    from vision.kakuro_cells import digit_model
+    found, _ = _held_out_grid(152, tmp_path, seed=3131)
+    patches = cell_patches(found)
+    _, level = cell_tones(patches)
+    cell = (2, 3)
+    assert len(clue_glyphs(patches[cell], level[cell], "across").glyphs) == 1
+    assert len(clue_glyphs(patches[cell], level[cell], "across", local=True).glyphs) == 2
+    layout = frozenset({(2, 4), (2, 5), (2, 6), (2, 7)})  # its run
+    seen = numbers_seen(layout, Figures(patches, level, local=True), digit_model(local=True))
+    assert seen[(cell, "across")][0][0] == 12 and seen[(cell, "across")][0][1] > 0.9
+
+
+def test_numbers_are_read_by_both_views_and_averaged(monkeypatch):
+    from vision import kakuro
+    cell = (0, 0)
+    views = {False: {(cell, "across"): ((16, 0.9), (11, 0.1)), (cell, "down"): ()},
+             True: {(cell, "across"): ((11, 0.99),), (cell, "down"): ((7, 0.6), (1, 0.4))}}
+    monkeypatch.setattr(kakuro, "numbers_seen", lambda layout, figures, model: views[figures.local])
+    patches = {(0, 0): None, (0, 1): None, (1, 0): None}
+    both = kakuro.read_numbers(frozenset({(0, 1), (1, 0)}), (
+        kakuro.NumberView(kakuro.Figures(patches, {}), None), kakuro.NumberView(kakuro.Figures(patches, {}, local=True), None)))
+    assert both[(cell, "across")] == ((11, pytest.approx(0.545)), (16, pytest.approx(0.45)))
+    assert both[(cell, "down")] == ((7, 0.6), (1, 0.4))  # seen by one view only: that view's reading

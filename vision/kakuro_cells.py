@@ -39,7 +39,7 @@ Algorithm:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import cv2
 import numpy as np
@@ -53,6 +53,8 @@ from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir
 
 MODEL_VERSION = "kakuro-digits-v17"
+LOCAL_MODEL_VERSION = "kakuro-digits-local-v1"
+"""The digit model fitted on clue glyphs cut from the ink over the local fill (:func:`ink_map`)."""
 DIGITS = tuple("0123456789")
 CELL = 64
 """Patch side in pixels."""
@@ -78,6 +80,10 @@ SHADOW_FLOOR = 0.5
 """The light near a cell is taken as at least this share of the white level of the fitted surface
 (or as the brightest cell nearby, if brighter): a hard shadow leaves 0.45..0.7 of the light on
 hard photos (:mod:`ui.photo`), so white cells in it sit near this share of the surface."""
+LOCAL_FILL = 13
+"""Side in patch pixels of the grey closing (opening, for light figures) that gives the *local*
+fill of :func:`ink_map` (``local=True``): wider than a digit's stroke, so the strokes vanish from it,
+and narrow enough to follow a shadow's edge or a light's falloff across the cell."""
 MIN_GLYPH, MAX_GLYPH = 0.12, 0.5
 """Least and most height of a clue digit, as shares of the cell (a taller stroke is a cell edge)."""
 CLUE_DIAGONAL = 0.9
@@ -408,30 +414,41 @@ class NumberGlyphs:
     """The ink of the whole number (every glyph on its line), cropped to their joint box."""
 
 
-def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray) -> np.ndarray:
+def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, local: bool = False) -> np.ndarray:
     """How far each pixel is from the fill towards the figures' tone, as a share of the strongest
     such difference inside ``where`` (so thin, blurred figures reach 1 too); 0..1. The figures are
     light (on a dark fill) when the light tail of the grey levels inside ``where`` reaches further
     from the fill than the dark tail, else dark: a grey fill under a shadow is darker than the
-    white level elsewhere but its figures stay dark (``white`` decides only when ``where`` is empty)."""
+    white level elsewhere but its figures stay dark (``white`` decides only when ``where`` is empty).
+    The fill is ``fill`` everywhere, or with ``local`` the patch's own grey closing over LOCAL_FILL
+    pixels (an opening for light figures): the fill around each pixel, so a shadow's edge or a
+    light's falloff across the cell is no ink (hard kk3131-0152: a "13" in a shadowed corner sank
+    into one blob of "ink" with the shadow and was not seen at all)."""
     if where.any():
         light = float(np.percentile(patch[where] - fill, 99.5)) > float(np.percentile(fill - patch[where], 99.5))
     else:
         light = fill < 0.5 * white
-    diff = patch - fill if light else fill - patch
+    if local:
+        kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (LOCAL_FILL, LOCAL_FILL))
+        grey = patch.astype(np.float32)
+        diff = grey - cv2.morphologyEx(grey, cv2.MORPH_OPEN, kernel) if light else \
+            cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel) - grey
+    else:
+        diff = patch - fill if light else fill - patch
     peak = float(np.percentile(diff[where], 99.5)) if where.any() else 0.0
     return np.clip(diff / max(25.0, peak), 0.0, 1.0).astype(np.float32)
 
 
-def clue_glyphs(patch: np.ndarray, white: float, direction: str) -> NumberGlyphs | None:
+def clue_glyphs(patch: np.ndarray, white: float, direction: str, local: bool = False) -> NumberGlyphs | None:
     """The digit glyphs of a clue cell's ``'across'`` (upper-right half) or ``'down'`` (lower-left)
-    number, or None when none are seen."""
+    number, or None when none are seen; with ``local``, of the ink over the local fill
+    (:func:`ink_map`)."""
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     shift, width = diagonal_line(patch)
     half = (xs - ys - shift > width) if direction == "across" else (ys - xs + shift > width)
     half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     fill = float(np.median(patch[half]))
-    ink = np.where(half, ink_map(patch, fill, white, half), 0.0)
+    ink = np.where(half, ink_map(patch, fill, white, half, local), 0.0)
     return _number(_without_diagonal_remnants(ink, shift, width))
 
 
@@ -682,14 +699,17 @@ class DigitModel:
         return 0.5 * (self.mlp.probabilities(features) + self.conv.probabilities(image))
 
 
-@lru_cache(maxsize=1)
-def digit_model() -> DigitModel:
+@lru_cache(maxsize=2)
+def digit_model(local: bool = False) -> DigitModel:
     """The Kakuro digit model (clue digits 0..9 and written digits), from the disk cache or fitted
-    now (about fifteen minutes on two busy processes, once)."""
-    mlp_path, conv_path = (cache_dir() / f"{MODEL_VERSION}-{kind}.npz" for kind in ("mlp", "conv"))
+    now (about fifteen minutes on two busy processes, once); with ``local``, the one fitted on clue
+    glyphs cut from the ink over the local fill (:func:`clue_glyphs`), which reads clue numbers
+    beside the other (:func:`vision.kakuro.read_numbers`)."""
+    version = LOCAL_MODEL_VERSION if local else MODEL_VERSION
+    mlp_path, conv_path = (cache_dir() / f"{version}-{kind}.npz" for kind in ("mlp", "conv"))
     mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
     if mlp is None or conv is None:
-        rows, labels = training_glyphs(range(TRAINING_PUZZLES))
+        rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
         mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
         conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS, shape=(WINDOW, WINDOW),
                            hidden=128, epochs=CONV_EPOCHS, seed=1)
@@ -699,56 +719,60 @@ def digit_model() -> DigitModel:
 
 
 NUMBER_MODEL_VERSION = "kakuro-numbers-v1"
+LOCAL_NUMBER_MODEL_VERSION = "kakuro-numbers-local-v1"
 NUMBERS = tuple(str(v) for v in range(1, 46))
 """The classes of the number model: every clue total 1..45."""
 
 
-@lru_cache(maxsize=1)
-def number_model() -> ConvNet:
+@lru_cache(maxsize=2)
+def number_model(local: bool = False) -> ConvNet:
     """The Kakuro whole-number model: a convolutional network (:mod:`vision.convnet`) on a clue
     number's whole ink (:func:`whole_features`), over the totals 1..45, so two touching digits are
     read without being cut apart. From the disk cache or fitted now (the training Kakuro of the
     digit model drawn again: about fifteen minutes, once). Hard numbers of 160 fresh training Kakuro
-    (seeds 20000–20159, 4,121 numbers) read right: 95.7% (two-digit 95.2%)."""
-    path = cache_dir() / f"{NUMBER_MODEL_VERSION}.npz"
+    (seeds 20000–20159, 4,121 numbers) read right: 95.7% (two-digit 95.2%). With ``local``, the
+    one fitted on numbers cut from the ink over the local fill (see :func:`digit_model`)."""
+    path = cache_dir() / f"{LOCAL_NUMBER_MODEL_VERSION if local else NUMBER_MODEL_VERSION}.npz"
     net = ConvNet.load(path)
     if net is None:
-        rows, labels = training_numbers(range(TRAINING_PUZZLES))
+        rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
         net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
         net.save(path)
     return net
 
 
-def training_numbers(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def training_numbers(seeds, workers: int = 2, local: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """:func:`whole_features` of the clue numbers of the training Kakuro of :func:`training_glyphs`
-    (the same seeds draw the same photos), and class indices into NUMBERS, on ``workers`` processes."""
-    return gather_rows(_numbers_chunk, seeds, workers)
+    (the same seeds draw the same photos), and class indices into NUMBERS, on ``workers`` processes;
+    ``local``: cut from the ink over the local fill (:func:`clue_glyphs`)."""
+    return gather_rows(partial(_numbers_chunk, local=local), seeds, workers)
 
 
-def _numbers_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
+def _numbers_chunk(seeds, local: bool = False) -> tuple[list[np.ndarray], list[int]]:
     """The whole-number rows and labels of the training Kakuro of these seeds."""
     rows, labels = [], []
     for seed in seeds:
-        for _, value, number in _training_reads(*_training_kakuro(seed), entries=False):
+        for _, value, number in _training_reads(*_training_kakuro(seed), entries=False, local=local):
             if number.whole is not None:
                 rows.append(whole_features(number.whole))
                 labels.append(value - 1)
     return rows, labels
 
 
-def training_glyphs(seeds, workers: int = 2) -> tuple[np.ndarray, np.ndarray]:
+def training_glyphs(seeds, workers: int = 2, local: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Features and class indices of the clue and entry digits of one drawn, photographed and
     rectified training Kakuro per seed (random legal layout, random clue numbers 1..45, about
     half the white cells written in), on ``workers`` processes. A number whose glyph count differs
-    from its digits is skipped."""
-    return gather_rows(_training_chunk, seeds, workers)
+    from its digits is skipped. ``local``: clue glyphs cut from the ink over the local fill
+    (:func:`clue_glyphs`)."""
+    return gather_rows(partial(_training_chunk, local=local), seeds, workers)
 
 
-def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
+def _training_chunk(seeds, local: bool = False) -> tuple[list[np.ndarray], list[int]]:
     """The glyph features and labels of the training Kakuro of these seeds (see :func:`training_glyphs`)."""
     rows, labels = [], []
     for seed in seeds:
-        for kind, value, seen in _training_reads(*_training_kakuro(seed)):
+        for kind, value, seen in _training_reads(*_training_kakuro(seed), local=local):
             if kind == "entry":
                 rows.append(glyph_features(seen))
                 labels.append(value)
@@ -758,15 +782,16 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
     return rows, labels
 
 
-def _training_reads(puzzle, patches: dict, level: dict, entries: bool = True):
+def _training_reads(puzzle, patches: dict, level: dict, entries: bool = True, local: bool = False):
     """What the reading code sees in a training Kakuro, cell by cell in reading order, with the
-    truth: ``('number', total, NumberGlyphs)`` for each clue number whose glyphs are found and, with
-    ``entries``, ``('entry', digit, ink)`` for each written digit whose glyph is found."""
+    truth: ``('number', total, NumberGlyphs)`` for each clue number whose glyphs are found (with
+    ``local``, over the local fill) and, with ``entries``, ``('entry', digit, ink)`` for each
+    written digit whose glyph is found."""
     for cell, square in ((cell, puzzle.grid[cell[0]][cell[1]]) for cell in puzzle.cells):
         if isinstance(square, Clue):
             for direction in ("across", "down"):
                 value = square.total(direction)
-                number = clue_glyphs(patches[cell], level[cell], direction) if value is not None else None
+                number = clue_glyphs(patches[cell], level[cell], direction, local) if value is not None else None
                 if number is not None:
                     yield "number", value, number
         elif entries and puzzle.entries[cell[0]][cell[1]] is not None:
