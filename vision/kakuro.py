@@ -4,7 +4,9 @@
     steps and diagonals, made to make sense by :func:`settle_layout`; a second opinion that trusts
     the tones more is read through too when it differs) → which clue numbers exist (from
     the layout) → the numbers and written digits (kakuro_cells
-    glyphs, digit model and whole-number model) → the solver in the loop (:func:`reconcile`) → :class:`KakuroReading`
+    glyphs, digit model and whole-number model; each number seen in two views, its ink over the
+    cell's fill and over the local fill, and the two readings averaged: :func:`read_numbers`) →
+    the solver in the loop (:func:`reconcile`) → :class:`KakuroReading`
     (read again without an outer row or column of nothing but blocks, when it has one: :func:`trimmed`)
 
 The solver in the loop (:mod:`vision.kakuro_reconcile`) finds the likeliest reading of the numbers
@@ -13,7 +15,8 @@ changes is reported.
 A reading is *confident* only when it has exactly one solution with no change, no other reading
 nearly as likely also has one (a close rival, see :mod:`vision.kakuro_reconcile`; nor the other
 layout, when there were two), no outer row or column holds only blocks (BARE_EDGE_NOTE), and every
-cell and number was read with high probability. Every stage is timed.
+cell and number was read with high probability (a number's averaged over both views: where they
+disagree it is not sure). Every stage is timed.
 
 Example::
 

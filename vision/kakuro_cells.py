@@ -21,7 +21,11 @@ Algorithm:
    diagonal (found where it really runs) and the cell edges are blanked, and pieces of the
    diagonal left beside the band are dropped; the upper-right half holds the across number, the
    lower-left half the down number. Connected components on the tallest one's text line, merged
-   when they overlap in x, are its digits; readings with broken digits joined come second.
+   when they overlap in x, are its digits; readings with broken digits joined come second. A
+   second view takes the ink over the *local* fill instead (a grey closing, or opening, of the
+   patch: :func:`ink_map` with ``local``), so a shadow's edge or a light's falloff inside the cell
+   is no ink; each view has its own models (step 5 and 6, fitted on glyphs cut its way), and the
+   reader averages the two readings (:func:`vision.kakuro.read_numbers`).
 4. *Entry glyph* (:func:`entry_glyph`): in a white cell, the tallest dark component near the middle
    at least ENTRY_HEIGHT of the cell high.
 5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its larger side and
