@@ -36,7 +36,7 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 
 from .errors import NoPuzzleFound
 from .image_io import load_image
-from .kakuro_cells import (CLUE_DIAGONAL, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
+from .kakuro_cells import (CLUE_DIAGONAL, DigitModel, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
                            digit_model, entry_glyph, number_alternatives, number_model, segmentations, white_by_steps, whole_features,
                            boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
@@ -476,7 +476,7 @@ class NumberView:
     ``model`` fitted on figures cut so (the whole-number model likewise)."""
 
     figures: Figures
-    model: object
+    model: DigitModel
 
 
 def read_numbers(layout, views: tuple[NumberView, ...]) -> dict[Slot, tuple[tuple[int, float], ...]]:

