@@ -4,6 +4,7 @@ ink, and the solver in the loop reports a close rival reading."""
 import itertools
 
 import numpy as np
+import pytest
 
 from solver.kakuro.model import BLOCK, WHITE, Clue, KakuroPuzzle
 from vision.kakuro_cells import (CELL, boundary_steps, clue_glyphs, ink_map, min_cut_labels, step_costs,
@@ -88,24 +89,27 @@ def test_a_close_rival_reading_is_reported():
     assert settled.rival == {((0, 1), "down"): 3, ((0, 2), "down"): 2, ((1, 0), "across"): 5}
 
 
-def test_the_digit_model_reads_the_digits_of_a_photographed_kakuro_it_never_saw():
-    # Seeds 10 001..10 004 are far outside the training seeds (0..599): photos of random Kakuro,
-    # its clue and written digits cut by the reading code itself, labelled by the renderer.
+@pytest.mark.parametrize("local", [False, True])
+def test_the_digit_model_reads_the_digits_of_a_photographed_kakuro_it_never_saw(local):
+    # Seeds 10 001..10 004 are far outside the training seeds (0..1199): photos of random Kakuro,
+    # its clue and written digits cut by the reading code itself (with ``local``, clue digits over
+    # the local fill, read by the model fitted on those), labelled by the renderer.
     from vision.kakuro_cells import DIGITS, _training_chunk, digit_model
-    rows, labels = _training_chunk([10_001, 10_002, 10_003, 10_004])
+    rows, labels = _training_chunk([10_001, 10_002, 10_003, 10_004], local=local)
     assert len(labels) >= 40
-    probs = digit_model().probabilities(np.stack(rows))
+    probs = digit_model(local).probabilities(np.stack(rows))
     assert probs.shape == (len(labels), len(DIGITS))
     assert np.allclose(probs.sum(axis=1), 1.0, atol=1e-4)
     assert np.mean(probs.argmax(axis=1) == np.array(labels)) >= 0.97
 
 
-def test_the_number_model_reads_whole_clue_numbers_of_a_photographed_kakuro_it_never_saw():
+@pytest.mark.parametrize("local", [False, True])
+def test_the_number_model_reads_whole_clue_numbers_of_a_photographed_kakuro_it_never_saw(local):
     # The same unseen photos as above; each clue number's whole ink, labelled by the renderer.
     from vision.kakuro_cells import NUMBERS, _numbers_chunk, number_model
-    rows, labels = _numbers_chunk([10_001, 10_002, 10_003, 10_004])
+    rows, labels = _numbers_chunk([10_001, 10_002, 10_003, 10_004], local=local)
     assert len(labels) >= 20 and max(labels) >= 9  # two-digit numbers among them
-    probs = number_model().probabilities(np.stack(rows))
+    probs = number_model(local).probabilities(np.stack(rows))
     assert probs.shape == (len(labels), len(NUMBERS))
     assert np.mean(probs.argmax(axis=1) == np.array(labels)) >= 0.95
 
