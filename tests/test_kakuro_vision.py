@@ -677,12 +677,14 @@ def test_a_number_where_the_light_falls_off_is_seen_whole_over_the_local_fill(tm
 
 def test_numbers_are_read_by_both_views_and_averaged(monkeypatch):
     from vision import kakuro
-    cell = (0, 0)
-    views = {False: {(cell, "across"): ((16, 0.9), (11, 0.1)), (cell, "down"): ()},
-             True: {(cell, "across"): ((11, 0.99),), (cell, "down"): ((7, 0.6), (1, 0.4))}}
+    across, down, other = ((0, 0), "across"), ((0, 0), "down"), ((2, 0), "across")
+    views = {False: {across: ((16, 0.9), (11, 0.1)), down: (), other: ((5, 0.95), (6, 0.05))},
+             True: {across: ((11, 0.99),), down: ((7, 0.6), (1, 0.4)), other: ((5, 0.7), (6, 0.3))}}
     monkeypatch.setattr(kakuro, "numbers_seen", lambda layout, figures, model: views[figures.local])
     patches = {(0, 0): None, (0, 1): None, (1, 0): None}
-    both = kakuro.read_numbers(frozenset({(0, 1), (1, 0)}), (
+    both, sure = kakuro.read_numbers(frozenset({(0, 1), (1, 0)}), (
         kakuro.NumberView(kakuro.Figures(patches, {}), None), kakuro.NumberView(kakuro.Figures(patches, {}, local=True), None)))
-    assert both[(cell, "across")] == ((11, pytest.approx(0.545)), (16, pytest.approx(0.45)))
-    assert both[(cell, "down")] == ((7, 0.6), (1, 0.4))  # seen by one view only: that view's reading
+    assert both[across] == ((11, pytest.approx(0.545)), (16, pytest.approx(0.45)))
+    assert both[down] == ((7, 0.6), (1, 0.4))  # seen by one view only: that view's reading
+    assert both[other] == ((5, pytest.approx(0.825)), (6, pytest.approx(0.175)))
+    assert sure == {other}  # the views agree and one is sure; they disagree on `across`; `down` is unsure

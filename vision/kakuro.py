@@ -15,8 +15,8 @@ changes is reported.
 A reading is *confident* only when it has exactly one solution with no change, no other reading
 nearly as likely also has one (a close rival, see :mod:`vision.kakuro_reconcile`; nor the other
 layout, when there were two), no outer row or column holds only blocks (BARE_EDGE_NOTE), and every
-cell and number was read with high probability (a number's averaged over both views: where they
-disagree it is not sure). Every stage is timed.
+cell and number was read with high probability (a number: its reading averaged over both views, or
+both views agreeing and one of them sure; where they disagree it is not sure). Every stage is timed.
 
 Example::
 
@@ -252,7 +252,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     failure: NoPuzzleFound | None = None
     for layout, white in options:
         with timed_stage(seconds, "numbers"):
-            numbers = read_numbers(layout, views)
+            numbers, sure_numbers = read_numbers(layout, views)
             entries, entry_conf = read_entries(layout, patches, level, model, (flat, flat_level))
         with timed_stage(seconds, "solve"):
             try:
@@ -261,7 +261,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
                 failure = err
                 continue
         missing = sum(1 for alts in numbers.values() if not alts)
-        outcomes.append(_Outcome(layout, white, numbers, entry_conf, *result, missing))
+        outcomes.append(_Outcome(layout, white, numbers, entry_conf, *result, missing, sure_numbers))
     if not outcomes:
         raise failure or NoPuzzleFound("the cells read do not make a Kakuro")
     best = min(outcomes, key=_better)
@@ -273,7 +273,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE, UNDECIDED_NOTE))
                                                                       for note in notes)
             and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in best.layout) for cell, p in best.white.items())
-            and all(alts and alts[0][1] >= SURE for alts in best.numbers.values()))  # the layout as the tones say
+            and all(slot in best.sure_numbers for slot in best.numbers))  # the layout as the tones say
     extra = {"rectified": grid.rectified} if debug else {}
     return KakuroReading(best.puzzle, best.status, best.solution, sure, tuple(best.changes), best.numbers, best.white,
                          best.entry_confidence, grid, seconds, tuple(notes), extra)
@@ -317,6 +317,8 @@ class _Outcome:
     notes: list[str]
     cost: float
     missing: int
+    sure_numbers: frozenset[Slot] = frozenset()
+    """The numbers read surely (see :func:`read_numbers`)."""
 
 
 def _better(outcome: _Outcome) -> tuple[bool, int, float]:
@@ -479,20 +481,26 @@ class NumberView:
     model: DigitModel
 
 
-def read_numbers(layout, views: tuple[NumberView, ...]) -> dict[Slot, tuple[tuple[int, float], ...]]:
-    """Alternatives for every clue number the layout needs, best first: each view's
-    (:func:`numbers_seen`) averaged over the views that see the number (a value one of them does not
-    give counts 0 there). Two views, the ink over the cell's fill and over the local fill, each
-    read by the models fitted on it, are wrong on different numbers (hard photos of five Kakuro
-    sets, true layouts, grids as found, 8,061 numbers: read right 7,823 and 7,804 alone, 7,860
-    averaged; the truth among the alternatives 7,939 and 7,951 alone, 7,976 averaged)."""
+def read_numbers(layout, views: tuple[NumberView, ...]) -> tuple[dict[Slot, tuple[tuple[int, float], ...]], frozenset[Slot]]:
+    """``(numbers, sure)``: alternatives for every clue number the layout needs, best first, each
+    view's (:func:`numbers_seen`) averaged over the views that see the number (a value one of them
+    does not give counts 0 there); and the numbers read surely: the averaged best value at SURE, or
+    the best value of every view that sees the number and at SURE in one of them (the views agree,
+    one is sure). Two views, the ink over the cell's fill and over the local fill, each read by the
+    models fitted on it, are wrong on different numbers (hard photos of five Kakuro sets, true
+    layouts, grids as found, 8,061 numbers: read right 7,823 and 7,804 alone, 7,860 averaged; the
+    truth among the alternatives 7,939 and 7,951 alone, 7,976 averaged)."""
     seen = [numbers_seen(layout, view.figures, view.model) for view in views]
-    out = {}
+    out, sure = {}, set()
     for slot in seen[0]:
         read = [dict(numbers[slot]) for numbers in seen if numbers[slot]]
         values = {v: sum(r.get(v, 0.0) for r in read) / len(read) for r in read for v in r}
         out[slot] = tuple(sorted(values.items(), key=lambda vp: -vp[1])[:8])
-    return out
+        tops = [numbers[slot][0] for numbers in seen if numbers[slot]]
+        if out[slot] and (out[slot][0][1] >= SURE or (all(v == out[slot][0][0] for v, _ in tops)
+                                                      and max(p for _, p in tops) >= SURE)):
+            sure.add(slot)
+    return out, frozenset(sure)
 
 
 def numbers_seen(layout, figures: Figures, model) -> dict[Slot, tuple[tuple[int, float], ...]]:
