@@ -270,7 +270,7 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         notes.append(LAYOUT_RIVAL_NOTE)
     if bare := bare_edges(best.puzzle):
         notes.append(f"{BARE_EDGE_NOTE} ({', '.join(bare)})")
-    sure = (best.status == "unique" and not best.changes and not any(note.startswith((RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE, UNDECIDED_NOTE))
+    sure = (best.status == "unique" and not best.changes and not any(note.startswith(DOUBTS)
                                                                       for note in notes)
             and all(max(p, 1 - p) >= SURE_CELL and (p >= 0.5) == (cell in best.layout) for cell, p in best.white.items())
             and all(slot in best.sure_numbers for slot in best.numbers))  # the layout as the tones say
@@ -298,6 +298,12 @@ def bare_edges(puzzle: KakuroPuzzle) -> tuple[str, ...]:
 
 LAYOUT_RIVAL_NOTE = "another layout of the white cells also has exactly one solution"
 """How a reading's notes say a second opinion on the white cells also made a puzzle with one solution."""
+
+DOUBTS = (RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE, UNDECIDED_NOTE)
+"""The notes that keep a reading from being confident, even with exactly one solution and no change:
+a rival reading or layout, an outer line of nothing but blocks, a question the solver left open.
+:func:`vision.read_any.read_any` also does not count such a reading as settled against a KenKen
+reading (held-out hard k9090-0106: a 4×4 KenKen read as a Kakuro with a bare outer line)."""
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,10 +8,10 @@ The solver settles doubt between the two: a KenKen photo under a shadow can pass
 shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro reading that is not
 confident, of a photo where the KenKen finder also found a grid, is weighed against the KenKen
 reading: the KenKen is taken when it is confident, or has exactly one solution while the Kakuro
-has none or several, or is in doubt (DOUBTS: a rival reading nearly as likely, a bare outer line)
-and changed no fewer numbers than the KenKen changed clues (a Kakuro photo read as a KenKen gives
-a small grid whose clues the solver had to change; kk2026-0042 read as a 3×3 with three clues
-changed).
+has none or several, or is in doubt (:data:`vision.kakuro.DOUBTS`: a rival reading nearly as
+likely, a bare outer line) and changed no fewer numbers than the KenKen changed clues (a Kakuro
+photo read as a KenKen gives a small grid whose clues the solver had to change; kk2026-0042 read
+as a 3×3 with three clues changed).
 
 Which look comes first: when under DARK_SHARE[0] of the KenKen grid's cells are dark like a
 Kakuro's blocks (a Kakuro has more), the KenKen is read first, and a confident KenKen reading is
@@ -33,16 +33,10 @@ import numpy as np
 from .errors import NoPuzzleFound
 from .grid import GridFind, find_grid
 from .image_io import load_image
-from .kakuro import BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, RIVAL_NOTE, UNDECIDED_NOTE, KakuroReading, read_kakuro
+from .kakuro import DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, dark_cells
 from .read import Reading, read, timed_stage
 
-
-DOUBTS = (RIVAL_NOTE, LAYOUT_RIVAL_NOTE, BARE_EDGE_NOTE, UNDECIDED_NOTE)
-"""A Kakuro reading with one of these notes is not settled, even with exactly one solution (see the
-module docstring): a rival reading or layout, an outer line of nothing but blocks, a question the
-solver left open. A KenKen photo read as a Kakuro shows them (held-out hard k9090-0106: a 4×4 read
-as a Kakuro with a bare outer line, its KenKen reading exactly right with one clue changed)."""
 
 
 def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> Reading | KakuroReading:
