@@ -430,6 +430,21 @@ def test_a_candidate_a_tenth_of_a_cell_off_is_probed_again_on_its_lattice(tmp_pa
     assert np.abs(found.corners - corners).max() < 4
 
 
+@pytest.mark.parametrize("seed, index, size", [(6262, 25, (10, 11)), (9191, 104, (11, 13)), (3131, 43, (9, 9)),
+                                               (6262, 43, (12, 10))])
+def test_the_lattice_gets_the_lines_of_cells_it_missed_and_loses_a_frame_taken_for_one(tmp_path, seed, index, size):
+    # - kk6262-0025 (app, hard): a shadow's edge cut the candidate outline; the lattice missed the
+    #   first row and column. Its first line held white cells, which no Kakuro's first line does, and
+    #   the cells before them showed clue diagonals: the lines are added.
+    # - kk9191-0104 (web, hand-held): the lattice ended a column short; beyond it a boundary one cell
+    #   on, none half a cell on, and row boundaries crossing the column as they cross the grid's.
+    # - kk3131-0043 (app, hard) and kk6262-0043 (app, hard): the light frame round the grid was taken
+    #   for a last row; no boundary crosses it, so it is taken off.
+    found, corners = _held_out_grid(index, tmp_path, seed=seed)
+    assert (found.rows, found.cols) == size
+    assert np.abs(found.corners - corners).max() < 0.6 * np.linalg.norm(corners[1] - corners[0]) / size[1]
+
+
 def test_a_grid_cut_by_a_shadow_is_found_in_a_copy_with_the_shadow_flattened(tmp_path):
     # Tuning photo kk77-0087 (newspaper style, hard): a shadow's edge across the grid broke every
     # candidate outline. In a copy divided by the paper's local tone the grid's outline is whole.

@@ -35,7 +35,11 @@ The algorithm, one function per step:
    two over, and read about as often better as worse). A candidate a few degrees off the
    grid's own outline (an app's panel with its keypad, a shadow's edge) smears each boundary over
    several columns of the profile, and the lattice is miscounted or not found at all.
-4. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
+4. :func:`fitted_lines` fits the chosen lattice's count of lines to the grid's: a last row or
+   column no boundary crosses (an app's light frame) is taken off, and a line the candidate cut off
+   (a shadow's edge across the grid) is added where one more line of the grid's cells shows beyond
+   the lattice (see :class:`_Beyond`); the outline is then probed again.
+5. :func:`rectify_grid` warps the original image to C·CELL × R·CELL pixels and :func:`snap` moves
    each boundary to the strongest edge within a quarter of a cell (a weak or stray one onto a
    quadratic through the others).
 
@@ -154,6 +158,12 @@ ALIGN_STEPS = (8, 4, 2, 1)
 ALIGN_TRIES = 16
 """When no candidate shows a Kakuro, up to this many, largest first, are aligned and probed again
 (hard kk8181-0132: the grid's own outline was the 11th largest of 16 candidates)."""
+EXTEND_PX, EXTEND_SPAN, EXTEND_MOST = 24, 3, 2
+"""Pixels per cell at which :class:`_Beyond` looks at a side of a lattice, over how many of its last
+lines of cells, and the most lines :func:`fitted_lines` adds or takes off on a side."""
+EXTEND_EDGE, EXTEND_HALF, EXTEND_CROSSING, EXTEND_FLOOR, EXTEND_CROSSED = 0.5, 0.6, 0.5, 0.05, 0.3
+EXTEND_LIGHT, EXTEND_LIGHT_SHARE, EXTEND_CLUED = 0.86, 0.2, 0.5
+"""See :meth:`_Beyond.shows_next` and :func:`fitted_lines`."""
 REFINE_TRIES = 2
 """A candidate that passes every check but the diagonals of its clue cells is probed again, up to
 this many times, on the outline of its own lattice: an outline a tenth of a cell off cuts the faint
@@ -670,6 +680,9 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     quad, best = _chosen(found)
     if (again := _probed(levels, [aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
         best = again[0][1]  # a far clearer lattice (a smaller gain is mostly an outline a pixel over)
+    if (fitted := fitted_lines(gray, best)) is not best:
+        again = probe(levels, fitted.corners)  # its lines fitted to the photo's edges again
+        best = again if again is not None and (again.rows, again.cols) == (fitted.rows, fitted.cols) else fitted
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
     rectified, homography = rectify_grid(image, corners, best.rows, best.cols)
     grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
@@ -678,6 +691,149 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     lines_y = snap(row, best.rows, grey.shape[0])
     confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
     return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
+
+
+def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
+    """``found`` with its lattice's lines of cells fitted to the grid's (:class:`_Beyond`): on the
+    right and at the bottom, a last line that no boundary crosses taken off (an app's light frame
+    round the grid: no line of a Kakuro's cells is uniform); then on each side up to EXTEND_MOST
+    lines added while the next one looks like the grid's (a candidate that covers only part of the
+    grid — a shadow's edge across it — gives a lattice a line short). On the left and at the top a
+    line is added only when the lattice's first line holds light cells, as no Kakuro's first line
+    does (the first row and column hold only blocks and clue cells, between which often no boundary
+    shows)."""
+    counts = {"right": 0, "left": 0, "bottom": 0, "top": 0}
+    for side in ("right", "bottom"):
+        while counts[side] > -EXTEND_MOST:
+            inward = dict(counts, **{side: counts[side] - 1})
+            if min(_size(found, inward)) < MIN_SIDE:
+                break
+            look = _Beyond.look(gray, found, inward, side)
+            if look is None or look.crossing[1] >= EXTEND_FLOOR or look.crossing[0] < EXTEND_FLOOR:
+                break
+            counts = inward
+    for side in counts:
+        added = 0
+        while added < EXTEND_MOST and counts[side] >= 0 and (look := _Beyond.look(gray, found, counts, side)) is not None \
+                and look.shows_next(side):
+            counts[side] += 1
+            added += 1
+    if not any(counts.values()):
+        return found
+    rows, cols = _size(found, counts)
+    outline = np.float32([[-counts["left"], -counts["top"]], [found.cols + counts["right"], -counts["top"]],
+                          [found.cols + counts["right"], found.rows + counts["bottom"]],
+                          [-counts["left"], found.rows + counts["bottom"]]])
+    corners = cv2.perspectiveTransform(outline.reshape(1, 4, 2), _lattice_map(found))[0].astype(np.float64)
+    return Probe(corners, rows, cols, found.contrast, found.score, found.dark_share)
+
+
+def _size(found: Probe, counts: dict[str, int]) -> tuple[int, int]:
+    """``(rows, cols)`` of ``found``'s lattice with ``counts`` lines of cells added on each side."""
+    return found.rows + counts["top"] + counts["bottom"], found.cols + counts["left"] + counts["right"]
+
+
+def _lattice_map(found: Probe) -> np.ndarray:
+    """The homography from lattice coordinates (column, row; the outline's corners at (0, 0) and
+    (cols, rows)) to the working copy."""
+    unit = np.float32([[0, 0], [found.cols, 0], [found.cols, found.rows], [0, found.rows]])
+    return cv2.getPerspectiveTransform(unit, np.float32(found.corners))
+
+
+def _cell_diagonal(gray: np.ndarray, found: Probe, cell: tuple[int, int]) -> float:
+    """The diagonal strength (:func:`vision.kakuro_cells.diagonal_strength`) of the cell at lattice
+    coordinates ``cell`` = (column, row) of ``found``'s lattice."""
+    from .kakuro_cells import CELL as PATCH, diagonal_strength
+    u, v = cell
+    unit = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]])
+    square = np.float32([[u, v], [u + 1, v], [u + 1, v + 1], [u, v + 1]])
+    to_photo = _lattice_map(found) @ cv2.getPerspectiveTransform(unit, square)
+    patch = cv2.warpPerspective(gray, to_photo, (PATCH, PATCH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE)
+    return diagonal_strength(patch.astype(np.float32))
+
+
+@dataclass(frozen=True)
+class _Beyond:
+    """What the photo shows at one side of a lattice (widened by ``counts`` lines of cells) and one
+    cell beyond it, looked at square-on with the side turned to the right (:meth:`look`).
+
+    ``teeth``: boundary strengths (the 0.6-quantile over the bands along the side of the mean
+    gradient across, normalised by the strip's brightness range) at the lattice's last EXTEND_SPAN
+    boundaries, its end, and one cell on; ``half``: half a cell on; ``light``: for the lattice's last
+    line and the next one, which cells are light (median tone of the middle over EXTEND_LIGHT of the
+    lattice's white); ``crossing``: for the same two lines, the mean strength of the boundaries that
+    cross them (between their cells) less the median at their cells' middles."""
+
+    teeth: tuple[float, ...]
+    half: float
+    light: tuple[np.ndarray, np.ndarray]
+    crossing: tuple[float, float]
+    clued: float
+
+    def shows_next(self, side: str) -> bool:
+        """One more line of the grid's cells lies beyond: a boundary one cell on (EXTEND_EDGE of the
+        lattice's last ones) and none half a cell on (EXTEND_HALF of that); at the left or the top,
+        light cells in the lattice's first line (EXTEND_LIGHT_SHARE of them) and fewer in the next;
+        at the right or the bottom, boundaries crossing both lines (a frame's, a keypad's or the
+        page's do not line up with the grid's columns), and not only light cells in the next."""
+        beyond = self.teeth[-1]
+        if beyond < EXTEND_EDGE * float(np.median(self.teeth[:-1])) or self.half > EXTEND_HALF * beyond:
+            return False
+        if side in ("left", "top"):
+            return self.light[0].mean() >= EXTEND_LIGHT_SHARE and self.clued >= EXTEND_CLUED
+        last, new = self.crossing
+        return not self.light[1].all() and last >= EXTEND_FLOOR and new >= max(EXTEND_CROSSED, EXTEND_CROSSING * last)
+
+    @staticmethod
+    def look(gray: np.ndarray, found: Probe, counts: dict[str, int], side: str) -> "_Beyond | None":
+        """The view at ``side`` of ``found``'s lattice widened by ``counts``; None when the next line
+        of cells would run off the photo (past it, the photo's edge is carried on)."""
+        px, span = EXTEND_PX, EXTEND_SPAN
+        rows, cols = _size(found, counts)
+        along, across = (cols, rows) if side in ("right", "left") else (rows, cols)
+        w, h = int((span + 1.5) * px), int(across * px)
+        xs, ys = np.meshgrid(np.arange(w, dtype=np.float32) / px + (along - span), np.arange(h, dtype=np.float32) / px)
+        u0, v0 = -counts["left"], -counts["top"]
+        u, v = {"right": (u0 + xs, v0 + ys), "left": (u0 + cols - xs, v0 + ys),
+                "bottom": (u0 + ys, v0 + xs), "top": (u0 + ys, v0 + rows - xs)}[side]
+        points = np.stack([u, v], -1).reshape(1, -1, 2).astype(np.float64)
+        mapped = cv2.perspectiveTransform(points, _lattice_map(found))[0].astype(np.float32)
+        mx, my = mapped[:, 0].reshape(h, w), mapped[:, 1].reshape(h, w)
+        inside = slice(0, (span + 1) * px)
+        if mx[:, inside].min() < 0 or my[:, inside].min() < 0 or mx[:, inside].max() > gray.shape[1] - 1 \
+                or my[:, inside].max() > gray.shape[0] - 1:
+            return None
+        strip = cv2.remap(gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        strip = cv2.GaussianBlur(strip.astype(np.float32), (0, 0), 1.0)
+        low, high = np.percentile(strip, (5, 95))
+        spread = max(20.0, float(high - low))
+        gx = np.abs(cv2.Sobel(strip, cv2.CV_32F, 1, 0, ksize=3)) / spread
+        gy = np.abs(cv2.Sobel(strip, cv2.CV_32F, 0, 1, ksize=3)) / spread
+        profile = quantile(np.stack([b.mean(axis=0) for b in np.array_split(gx, max(1, across), axis=0)]), 0.6, axis=0)
+        at = lambda p, x: float(p[max(0, int(round(x)) - 2):int(round(x)) + 3].max())  # noqa: E731
+        tones = np.array([[np.median(strip[int((r + 0.3) * px):int((r + 0.7) * px), int((k + 0.3) * px):int((k + 0.7) * px)])
+                           for r in range(across)] for k in range(span + 1)])
+        light = tones >= EXTEND_LIGHT * float(np.percentile(tones[:span], 90))
+        clued = 0.0
+        if side in ("left", "top"):  # a light clue cell (a pale fill in a hard light) shows its diagonal
+            first = [(-counts["left"], k - counts["top"]) if side == "left" else (k - counts["left"], -counts["top"])
+                     for k in range(across)]
+            light[span - 1] &= np.array([_cell_diagonal(gray, found, cell) < CLUE_EDGE_DIAGONAL if lit else True
+                                         for cell, lit in zip(first, light[span - 1])])
+            before = [(u - 1, v) if side == "left" else (u, v - 1) for (u, v), lit in zip(first, light[span - 1]) if lit]
+            clued = float(np.mean([_cell_diagonal(gray, found, cell) >= CLUE_EDGE_DIAGONAL for cell in before])) if before else 0.0
+
+        middle = (np.arange(h) % px >= 0.3 * px) & (np.arange(h) % px < 0.7 * px)
+
+        def crossing(x0: float) -> float:
+            along_line = gy[:, int(x0 + 0.2 * px):int(x0 + 0.8 * px)].mean(axis=1)
+            reach = int(0.2 * px)  # a line the lattice meets at a slant (a curled page) is found too
+            teeth = [float(along_line[max(0, k * px - reach):k * px + reach + 1].max()) for k in range(1, across)]
+            return float(np.mean(teeth)) - float(np.median(along_line[middle]))
+
+        return _Beyond(tuple(at(profile, k * px) for k in range(span + 2)), at(profile, (span + 0.5) * px),
+                       (light[span - 1], light[span]), (crossing((span - 1) * px), crossing(span * px)), clued)
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[tuple[np.ndarray, Probe]]:
