@@ -445,6 +445,18 @@ def test_the_lattice_gets_the_lines_of_cells_it_missed_and_loses_a_frame_taken_f
     assert np.abs(found.corners - corners).max() < 0.6 * np.linalg.norm(corners[1] - corners[0]) / size[1]
 
 
+@pytest.mark.parametrize("seed, index, size", [(5858, 68, (9, 9)), (5858, 134, (10, 9)), (3131, 97, (8, 7)),
+                                               (3131, 115, (7, 7))])
+def test_an_apps_keypad_whose_figures_count_1_2_3_is_no_row_of_the_grid(tmp_path, seed, index, size):
+    # App photos whose lattice ran on over the keypad below the grid (hand-held kk5858-0068 by two
+    # rows, hard kk5858-0134, kk3131-0097 and -0115 by one): its buttons line up with the grid's
+    # columns, or sit in a shadow, or a button's figure looks like a diagonal, so the other keypad
+    # rules let it pass; its figures, read by the digit model, count 1, 2, 3, … along one line.
+    found, corners = _held_out_grid(index, tmp_path, seed=seed)
+    assert (found.rows, found.cols) == size
+    assert np.abs(found.corners - corners).max() < 0.5 * np.linalg.norm(corners[1] - corners[0]) / size[1]
+
+
 @pytest.mark.parametrize("index, size", [(26, (10, 11)), (116, (11, 10))])
 def test_an_outline_the_border_put_off_the_grids_lines_is_moved_onto_them(tmp_path, index, size):
     # Hard web photos of seed 6262 on a curled page: the straight fit of the border put the far

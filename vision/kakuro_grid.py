@@ -151,6 +151,8 @@ STRAY_DARK = 0.8
 to mark a keypad row, not the grid's (:func:`_keypad_row`)."""
 KEYPAD_INK = 0.2
 """Least ink (:func:`_inked`) in each of those cells for them to hold a button's figure."""
+KEYPAD_RUN, KEYPAD_SHARE, KEYPAD_BELOW = 4, 0.6, 0.5
+"""See :func:`_keypad_rows`."""
 ALIGN_SIDE = 240
 """Side of the square a candidate is warped to while :func:`aligned` moves its corners."""
 ALIGN_STEPS = (8, 4, 2, 1)
@@ -769,6 +771,7 @@ def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
     does (the first row and column hold only blocks and clue cells, between which often no boundary
     shows)."""
     counts = {"right": 0, "left": 0, "bottom": 0, "top": 0}
+    counts["bottom"] = -_keypad_rows(gray, found)
     for side in ("right", "bottom"):
         while counts[side] > -EXTEND_MOST:
             inward = dict(counts, **{side: counts[side] - 1})
@@ -792,6 +795,42 @@ def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
                           [-counts["left"], found.rows + counts["bottom"]]])
     corners = cv2.perspectiveTransform(outline.reshape(1, 4, 2), _lattice_map(found))[0].astype(np.float64)
     return Probe(corners, rows, cols, found.contrast, found.score, found.dark_share)
+
+
+def _keypad_rows(gray: np.ndarray, found: Probe) -> int:
+    """How many of the lattice's last rows are an app's keypad (0 when none): the figures along one
+    line across its last two rows (and KEYPAD_BELOW of a cell below them), read left to right by the Kakuro digit model, count 1, 2, 3, …
+    (KEYPAD_RUN of them in place at least, and KEYPAD_SHARE of those read), and every row that
+    reaches down to the buttons (half a cell above that line) goes. A Kakuro's rows never read so,
+    and the keypad's buttons can line up with the grid's columns so well that boundaries cross
+    their row as they cross the grid's (five of the six fresh photos of seed 5858 whose grid was
+    found a row or two too long)."""
+    from .kakuro_cells import CELL as PATCH, ENTRY_HEIGHT, ENTRY_INK, classify, digit_model
+    span = min(2, found.rows - MIN_SIDE)
+    if span <= 0:
+        return 0
+    top, bottom = found.rows - span, found.rows + KEYPAD_BELOW  # the buttons' figures can sit under the lattice's end
+    height = int(round((bottom - top) * PATCH))
+    unit = np.float32([[0, 0], [found.cols * PATCH, 0], [found.cols * PATCH, height], [0, height]])
+    rows = np.float32([[0, top], [found.cols, top], [found.cols, bottom], [0, bottom]])
+    to_photo = _lattice_map(found) @ cv2.getPerspectiveTransform(unit, rows)
+    strip = cv2.warpPerspective(gray, to_photo, (found.cols * PATCH, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    white = float(np.percentile(strip, 90))
+    ink = np.clip((white - strip) / max(30.0, 0.7 * white), 0.0, 1.0)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > ENTRY_INK).astype(np.uint8), connectivity=8)
+    figures = [(x, y + h / 2, ink[y:y + h, x:x + w] * (labels[y:y + h, x:x + w] == i)) for i, (x, y, w, h, _) in enumerate(stats)
+               if i and ENTRY_HEIGHT * PATCH <= h <= 0.9 * PATCH and w <= 0.8 * PATCH]
+    for _, line, _ in figures:  # the figures along each line in turn
+        on_line = sorted((f for f in figures if abs(f[1] - line) <= 0.2 * PATCH), key=lambda f: f[0])
+        if len(on_line) < KEYPAD_RUN:
+            continue
+        digits = classify(digit_model(), [g for *_, g in on_line]).argmax(axis=1)
+        in_place = int(sum(int(d) == k + 1 for k, d in enumerate(digits)))
+        if in_place >= KEYPAD_RUN and in_place >= KEYPAD_SHARE * len(digits):
+            middle = top + float(np.median([y for _, y, _ in on_line])) / PATCH
+            return found.rows - max(MIN_SIDE, int(np.floor(middle - 0.5)))
+    return 0
 
 
 def _size(found: Probe, counts: dict[str, int]) -> tuple[int, int]:
