@@ -41,11 +41,15 @@ from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
 from .encoding import encode_cage, latin_groups
-from .engine import solve
+from .engine import Undecided, solve
 from .puzzle import Cage, Cell, Grid, Puzzle, PuzzleError
 
 COST_SCALE = 100
 """RC2 weighs soft clauses in integers: a cost c weighs 1 + round(COST_SCALE · c)."""
+PROOF_CONFLICTS = 20_000
+"""Most conflicts the SAT solver may spend on one question while a choice is solved and proved
+unique (about a second); a choice it cannot settle within them is passed over, as the search's time
+budget cannot interrupt that solver."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +121,11 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
         picks = tuple(next(k for k, s in enumerate(sels) if s is not None and s in true) for sels in selectors)
         tried += 1
         cages = tuple(Cage(cells, alts[k][0], alts[k][1]) for cells, alts, k in zip(layout, alternatives, picks))
-        result = solve(Puzzle(size, cages, operators_shown, None, calcudoku))
+        try:
+            result = solve(Puzzle(size, cages, operators_shown, None, calcudoku), conflicts=PROOF_CONFLICTS)
+        except Undecided:  # too hard to settle: no reading to give, and not a reason to stop looking
+            wcnf.append([-sels[k] for sels, k in zip(selectors, picks)])
+            continue
         if result.status == "unique":
             return Found("unique", picks, result.solution, tried)
         status = "multiple" if result.status == "multiple" else status

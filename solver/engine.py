@@ -59,16 +59,24 @@ class Result:
     warnings: tuple[str, ...] = field(default=())
 
 
+class Undecided(Exception):
+    """The SAT solver spent its conflict budget on one question without an answer."""
+
+
 class Engine:
     """One SAT solver for one puzzle, reused for every question about it. Use as a context manager.
 
-    Raises :class:`PuzzleError` when a clue is impossible on its own (no digits can make it).
+    Raises :class:`PuzzleError` when a clue is impossible on its own (no digits can make it). With
+    ``conflicts``, each question to the SAT solver may spend at most that many conflicts; a question
+    it cannot answer within them raises :class:`Undecided` (a misread puzzle can be far harder than
+    any printed one: a Kakuro photo read as a 13×13 KenKen kept the solver busy for over ten minutes).
     """
 
-    def __init__(self, puzzle: Puzzle, check_clues: bool = True):
+    def __init__(self, puzzle: Puzzle, check_clues: bool = True, conflicts: int | None = None):
         if check_clues:
             self._check(puzzle)
         self.puzzle = puzzle
+        self.conflicts = conflicts
         self.encoding: PuzzleEncoding = self._encode(puzzle)
         self.top = self.encoding.top
         self.solver = Solver(name=SAT_BACKEND)
@@ -110,7 +118,7 @@ class Engine:
     # -- answers ------------------------------------------------------------------------------
     def find(self, assumptions: list[int]) -> Grid | None:
         """A solution grid under the assumptions (added to all cage activations), or None."""
-        if not self.solver.solve(assumptions=self.activations + assumptions):
+        if not self._sat(self.activations + assumptions):
             return None
         return self._decode(self.solver.get_model())
 
@@ -146,7 +154,7 @@ class Engine:
         i = 0
         while i < len(core):  # every literal before i is needed; try to drop the i-th
             trial = core[:i] + core[i + 1:]
-            if self.solver.solve(assumptions=trial):
+            if self._sat(trial):
                 i += 1
             else:
                 smaller = set(self.solver.get_core() or ())
@@ -160,9 +168,19 @@ class Engine:
         return Conflict(cages, cells, names)
 
     # -- internals ----------------------------------------------------------------------------
+    def _sat(self, assumptions: list[int]) -> bool:
+        """Whether the formula holds under ``assumptions``, within the conflict budget if any."""
+        if self.conflicts is None:
+            return bool(self.solver.solve(assumptions=assumptions))
+        self.solver.conf_budget(self.conflicts)
+        answer = self.solver.solve_limited(assumptions=assumptions)
+        if answer is None:
+            raise Undecided(f"the solver could not settle it within {self.conflicts} conflicts")
+        return bool(answer)
+
     def _core(self, items: list[int]) -> list[int]:
         """The solver's core after a failed solve over exactly ``items``."""
-        if self.solver.solve(assumptions=items):
+        if self._sat(items):
             raise RuntimeError("conflict() called on a satisfiable question")
         return list(self.solver.get_core() or ())
 
@@ -177,13 +195,14 @@ class Engine:
         return tuple(tuple(int(v) for v in row) for row in grid)
 
 
-def solve(puzzle: Puzzle) -> Result:
+def solve(puzzle: Puzzle, conflicts: int | None = None) -> Result:
     """Solve a puzzle (ignoring its entries) and prove uniqueness; see :class:`Result`.
 
-    Raises :class:`PuzzleError` for a clue no digits can make.
+    Raises :class:`PuzzleError` for a clue no digits can make, and with ``conflicts`` (a budget per
+    question, see :class:`Engine`) :class:`Undecided` when one question takes more.
     """
     start = time.perf_counter()
-    with Engine(puzzle) as engine:
+    with Engine(puzzle, conflicts=conflicts) as engine:
         result = engine.solve()
     return replace(result, time_ms=elapsed_ms(start), warnings=tuple(puzzle.warnings()))
 

@@ -8,6 +8,7 @@ from conftest import keen_ids, random_cages, random_latin, seed_puzzles
 from solver import Cage, Engine, Puzzle, PuzzleError, solve
 from solver.cage_tuples import satisfies
 from solver.encoding import encode
+from solver.engine import Undecided
 
 
 def assert_solves(puzzle: Puzzle, grid) -> None:
@@ -167,3 +168,18 @@ def test_oversized_minus_divide_and_hidden_cages_keep_their_meaning(op, shown):
         lits = [engine.encoding.entry_literal(r, c, v) for (r, c), v in zip(cells, digits)]
         found = engine.find(lits)
     assert found is not None and tuple(found[r][c] for r, c in cells) == digits
+
+
+def _rows_of_sums(n: int = 9) -> Puzzle:
+    """A 9×9 whose rows are three 15+ cages each: a great many solutions."""
+    cages = tuple(Cage(tuple((r, 3 * k + j) for j in range(3)), "+", 15) for r in range(n) for k in range(3))
+    return Puzzle(n, cages, True, None, False)
+
+
+def test_a_question_past_its_conflict_budget_is_undecided_not_answered():
+    # A misread photo can make a puzzle far harder than any printed one (a Kakuro photo read as a
+    # 13×13 KenKen kept the solver busy for over ten minutes): with a budget, the engine stops.
+    puzzle = _rows_of_sums()
+    with pytest.raises(Undecided):
+        solve(puzzle, conflicts=1)
+    assert solve(puzzle, conflicts=10_000).status == solve(puzzle).status == "multiple"

@@ -73,3 +73,14 @@ def test_readings_that_name_the_same_clue_add_up():
     assert result.status == "unique" and result.solution == SOLUTION
     cage = next(c for c in result.puzzle.cages if c.cells == PUZZLE.cages[1].cells)
     assert (cage.op, cage.target) == ("/", 2)
+
+
+def test_a_puzzle_as_read_the_solver_cannot_settle_within_its_budget_says_so(monkeypatch):
+    # No reading with exactly one solution (every cage a 15+ row third of a 9×9), and the puzzle as
+    # read too hard for the budget: the reading has no solution and a note, and it ends.
+    import vision.reconcile as module
+    monkeypatch.setattr(module, "AS_READ_CONFLICTS", 1)
+    cells = [tuple((r, 3 * k + j) for j in range(3)) for r in range(9) for k in range(3)]
+    result = reconcile(9, cells, [[("+", 15, 0.9)] for _ in cells])
+    assert result.status == "none" and result.solution is None and not result.confident
+    assert any("not settled within 1 solver conflicts" in note for note in result.notes)

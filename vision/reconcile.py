@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from solver import Cage, Puzzle, PuzzleError, solve
 from solver.alternatives import cheapest_unique
+from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
 
 from .model import Cell
@@ -29,6 +30,10 @@ CHANGE_SHARE = 0.25
 MAX_TRIES = 40
 """Readings with a solution tried (each proved unique or not) before giving up."""
 TIME_BUDGET_S = 1.0
+AS_READ_CONFLICTS = 20_000
+"""Most conflicts the SAT solver may spend on one question about the puzzle as read, when no
+reading with exactly one solution was found (about a second; a Kakuro photo read as a 13×13 KenKen
+took over ten minutes unbounded). Past it the reading says so and has no solution ('none')."""
 CONFIDENT_CLUE = 0.5
 """A clue whose best reading is less likely than all its alternatives together makes the reading
 not confident, solution or not. Measured: every reading with exactly one solution, no change and no
@@ -108,9 +113,12 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
                      calcudoku)
     try:
-        result = solve(as_read.with_entries(None))
+        result = solve(as_read.with_entries(None), conflicts=AS_READ_CONFLICTS)
     except PuzzleError:
         result = None
+    except Undecided:
+        result = None
+        notes.append(f"the puzzle as read was not settled within {AS_READ_CONFLICTS} solver conflicts")
     notes.append(f"no reading with exactly one solution within {cap} changes ({found.rounds} tried, {found.status})")
     return Reconciled(as_read, result.status if result else "none", result.solution if result else None, (),
                       False, found.rounds, tuple(notes))
