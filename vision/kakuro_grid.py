@@ -706,29 +706,15 @@ def lattice_fitted(gray: np.ndarray, found: Probe) -> Probe:
     and on a curled page the border's straight fit can put the far lines of the lattice half a cell
     off the grid's (hard kk6262-0116: 0.78 of a cell, fitted 0.39). Smaller moves are left to
     :func:`snap`, which moves each line up to a quarter of a cell: taken too, they changed as many
-    readings from right to wrong as back (five Kakuro sets, hard boards 253 → 249)."""
+    readings from right to wrong as back (five Kakuro sets, hard boards 250 → 249; from a quarter of
+    a cell 250 → 252)."""
     blurred = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     edges = cv2.magnitude(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3))
     lines, middles = _lattice_points(found.rows, found.cols)
     start = np.array(found.corners, np.float64)
     cell = float(np.mean([np.linalg.norm(start[i] - start[(i + 1) % 4]) for i in range(4)])) / max(found.rows, found.cols)
-    reach = FIT_MOST * cell
-    corners, best = start.copy(), _on_lines(edges, start, found, lines, middles)
-    for step in FIT_STEPS:
-        for _ in range(FIT_ROUNDS):
-            moved = False
-            for i in range(4):
-                for j in range(2):
-                    for d in (step, -step):
-                        trial = corners.copy()
-                        trial[i, j] += d
-                        if abs(trial[i, j] - start[i, j]) > reach:
-                            continue
-                        value = _on_lines(edges, trial, found, lines, middles)
-                        if value > best + 1e-6:
-                            corners, best, moved = trial, value, True
-            if not moved:
-                break
+    corners = _climbed(start, lambda quad: _on_lines(edges, quad, found, lines, middles), FIT_STEPS,
+                       keep=lambda quad: float(np.abs(quad - start).max()) <= FIT_MOST * cell, rounds=FIT_ROUNDS)
     if np.abs(corners - start).max() < FIT_LEAST * cell:
         return found  # within what snapping each line (:func:`snap`) mends
     return Probe(corners, found.rows, found.cols, found.contrast, found.score, found.dark_share)
@@ -950,19 +936,29 @@ def aligned(levels: list[np.ndarray], quad: np.ndarray) -> np.ndarray:
     """``quad`` with its corners moved (by ALIGN_STEPS, one coordinate at a time, while it helps) so
     that the edges of the square it warps to gather most sharply on single rows and columns
     (:func:`concentration`): a grid's lines then run straight along the square's sides."""
+    return _climbed(quad, lambda trial: concentration(levels, trial), ALIGN_STEPS, gain=1e-4)
+
+
+def _climbed(quad: np.ndarray, score, steps, keep=lambda quad: True, rounds: int | None = None,
+             gain: float = 1e-6) -> np.ndarray:
+    """``quad`` (4×2) with its corners moved by each of ``steps`` in turn, one coordinate at a time,
+    while that raises ``score(quad)`` by more than ``gain``: passes over the eight coordinates until
+    one moves none (at most ``rounds`` passes a step); moves ``keep`` refuses are not tried."""
     quad = np.array(quad, np.float64)
-    best = concentration(levels, quad)
-    for step in ALIGN_STEPS:
-        moved = True
-        while moved:
-            moved = False
+    best = score(quad)
+    for step in steps:
+        passes, moved = 0, True
+        while moved and (rounds is None or passes < rounds):
+            moved, passes = False, passes + 1
             for i in range(4):
                 for j in range(2):
                     for d in (step, -step):
                         trial = quad.copy()
                         trial[i, j] += d
-                        value = concentration(levels, trial)
-                        if value > best + 1e-4:
+                        if not keep(trial):
+                            continue
+                        value = score(trial)
+                        if value > best + gain:
                             best, quad, moved = value, trial, True
     return quad
 
