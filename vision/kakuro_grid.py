@@ -748,16 +748,15 @@ def _on_lines(edges: np.ndarray, corners: np.ndarray, found: Probe, lines: np.nd
 
 
 def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
-    """``found`` with its lattice's lines of cells fitted to the grid's (:class:`_Beyond`): on the
-    right and at the bottom, a last line that no boundary crosses taken off (an app's light frame
-    round the grid: no line of a Kakuro's cells is uniform); then on each side up to EXTEND_MOST
-    lines added while the next one looks like the grid's (a candidate that covers only part of the
-    grid — a shadow's edge across it — gives a lattice a line short). On the left and at the top a
-    line is added only when the lattice's first line holds light cells, as no Kakuro's first line
-    does (the first row and column hold only blocks and clue cells, between which often no boundary
-    shows)."""
-    counts = {"right": 0, "left": 0, "bottom": 0, "top": 0}
-    counts["bottom"] = -_keypad_rows(gray, found)
+    """``found`` with its lattice's lines of cells fitted to the grid's: an app's keypad taken off
+    (:func:`_keypad_rows`); on the right and at the bottom, a last line that no boundary crosses
+    (:class:`_Beyond`) taken off (an app's light frame round the grid: no line of a Kakuro's cells
+    is uniform); then on each side up to EXTEND_MOST lines added while the next one looks like the
+    grid's (a candidate that covers only part of the grid — a shadow's edge across it — gives a
+    lattice a line short). On the left and at the top a line is added only when the lattice's first
+    line holds light cells, as no Kakuro's first line does (the first row and column hold only
+    blocks and clue cells, between which often no boundary shows)."""
+    counts = {"right": 0, "left": 0, "bottom": -_keypad_rows(gray, found), "top": 0}
     for side in ("right", "bottom"):
         while counts[side] > -EXTEND_MOST:
             inward = dict(counts, **{side: counts[side] - 1})
@@ -784,13 +783,14 @@ def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
 
 
 def _keypad_rows(gray: np.ndarray, found: Probe) -> int:
-    """How many of the lattice's last rows are an app's keypad (0 when none): the figures along one
-    line across its last two rows (and KEYPAD_BELOW of a cell below them), read left to right by the Kakuro digit model, count 1, 2, 3, …
-    (KEYPAD_RUN of them in place at least, and KEYPAD_SHARE of those read), and every row that
-    reaches down to the buttons (half a cell above that line) goes. A Kakuro's rows never read so,
-    and the keypad's buttons can line up with the grid's columns so well that boundaries cross
-    their row as they cross the grid's (five of the six fresh photos of seed 5858 whose grid was
-    found a row or two too long)."""
+    """How many of the lattice's last rows are an app's keypad (0 when none): when the figures along
+    one line across its last two rows (and KEYPAD_BELOW of a cell below them), read left to right by
+    the Kakuro digit model, count 1, 2, 3, … (KEYPAD_RUN of them in place at least, and KEYPAD_SHARE
+    of those read), every row that reaches down to the buttons (half a cell above that line). A
+    Kakuro's rows never read so, and the keypad's buttons can line up with the grid's columns so
+    well that boundaries cross their row as they cross the grid's, or sit in a shadow (four of the
+    six grids the then fresh seed 5858 found a row or two too long were app photos with the keypad
+    taken in; this rule takes it off three of them)."""
     from .kakuro_cells import CELL as PATCH, ENTRY_HEIGHT, ENTRY_INK, classify, digit_model
     span = min(2, found.rows - MIN_SIDE)
     if span <= 0:
@@ -853,8 +853,10 @@ class _Beyond:
     gradient across, normalised by the strip's brightness range) at the lattice's last EXTEND_SPAN
     boundaries, its end, and one cell on; ``half``: half a cell on; ``light``: for the lattice's last
     line and the next one, which cells are light (median tone of the middle over EXTEND_LIGHT of the
-    lattice's white); ``crossing``: for the same two lines, the mean strength of the boundaries that
-    cross them (between their cells) less the median at their cells' middles."""
+    lattice's white; at the left and the top a light cell showing a clue diagonal does not count);
+    ``crossing``: for the same two lines, the mean strength of the boundaries that cross them
+    (between their cells) less the median at their cells' middles; ``clued``: at the left and the top,
+    the share of the next line's cells beside the light ones that show a clue diagonal."""
 
     teeth: tuple[float, ...]
     half: float
@@ -865,7 +867,9 @@ class _Beyond:
     def shows_next(self, side: str) -> bool:
         """One more line of the grid's cells lies beyond: a boundary one cell on (EXTEND_EDGE of the
         lattice's last ones) and none half a cell on (EXTEND_HALF of that); at the left or the top,
-        light cells in the lattice's first line (EXTEND_LIGHT_SHARE of them) and fewer in the next;
+        light cells in the lattice's first line (EXTEND_LIGHT_SHARE of them; no Kakuro's first line
+        holds white cells) with clue cells before them (EXTEND_CLUED of those: a white cell's run
+        begins with a clue);
         at the right or the bottom, boundaries crossing both lines (a frame's, a keypad's or the
         page's do not line up with the grid's columns), and not only light cells in the next."""
         beyond = self.teeth[-1]
