@@ -529,9 +529,15 @@ def diagonal_strength(patch: np.ndarray) -> float:
     return float(min(means) / (np.median(diff[rest]) + 2.0))
 
 
+def written_ink(patch: np.ndarray, white: float) -> np.ndarray:
+    """Darkness under ``white`` (the paper's tone there), 0 at the paper and 1 at 0.7 of its tone or
+    darker (float32): how written and printed figures stand out (compared with ENTRY_INK)."""
+    return np.clip((white - patch) / max(30.0, 0.7 * white), 0.0, 1.0).astype(np.float32)
+
+
 def entry_glyph(patch: np.ndarray, white: float) -> np.ndarray | None:
     """The ink of the digit written in a white cell, or None when there is none."""
-    ink = np.clip((white - patch) / max(30.0, 0.7 * white), 0.0, 1.0).astype(np.float32)
+    ink = written_ink(patch, white)
     ink[:EDGE], ink[-EDGE:], ink[:, :EDGE], ink[:, -EDGE:] = 0, 0, 0, 0
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > ENTRY_INK).astype(np.uint8), connectivity=8)
     best = None

@@ -736,8 +736,7 @@ def _lattice_points(rows: int, cols: int) -> tuple[np.ndarray, np.ndarray]:
 def _on_lines(edges: np.ndarray, corners: np.ndarray, found: Probe, lines: np.ndarray, middles: np.ndarray) -> float:
     """Mean edge strength along the lattice's lines less that along its cells' middle lines, for the
     lattice of ``found``'s counts in the outline ``corners``."""
-    unit = np.float32([[0, 0], [found.cols, 0], [found.cols, found.rows], [0, found.rows]])
-    h = cv2.getPerspectiveTransform(unit, np.float32(corners))
+    h = _lattice_map(found, corners)
 
     def mean_at(points: np.ndarray) -> float:
         xy = cv2.perspectiveTransform(points.reshape(1, -1, 2), h)[0].astype(np.float32)
@@ -791,19 +790,13 @@ def _keypad_rows(gray: np.ndarray, found: Probe) -> int:
     well that boundaries cross their row as they cross the grid's, or sit in a shadow (four of the
     six grids the then fresh seed 5858 found a row or two too long were app photos with the keypad
     taken in; this rule takes it off three of them)."""
-    from .kakuro_cells import CELL as PATCH, ENTRY_HEIGHT, ENTRY_INK, classify, digit_model
+    from .kakuro_cells import CELL as PATCH, ENTRY_HEIGHT, ENTRY_INK, classify, digit_model, written_ink
     span = min(2, found.rows - MIN_SIDE)
     if span <= 0:
         return 0
     top, bottom = found.rows - span, found.rows + KEYPAD_BELOW  # the buttons' figures can sit under the lattice's end
-    height = int(round((bottom - top) * PATCH))
-    unit = np.float32([[0, 0], [found.cols * PATCH, 0], [found.cols * PATCH, height], [0, height]])
-    rows = np.float32([[0, top], [found.cols, top], [found.cols, bottom], [0, bottom]])
-    to_photo = _lattice_map(found) @ cv2.getPerspectiveTransform(unit, rows)
-    strip = cv2.warpPerspective(gray, to_photo, (found.cols * PATCH, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    white = float(np.percentile(strip, 90))
-    ink = np.clip((white - strip) / max(30.0, 0.7 * white), 0.0, 1.0)
+    strip = _lattice_region(gray, found, (0, top, found.cols, bottom), (found.cols * PATCH, int(round((bottom - top) * PATCH))))
+    ink = written_ink(strip, float(np.percentile(strip, 90)))
     count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > ENTRY_INK).astype(np.uint8), connectivity=8)
     figures = [(x, y + h / 2, ink[y:y + h, x:x + w] * (labels[y:y + h, x:x + w] == i)) for i, (x, y, w, h, _) in enumerate(stats)
                if i and ENTRY_HEIGHT * PATCH <= h <= 0.9 * PATCH and w <= 0.8 * PATCH]
@@ -824,11 +817,22 @@ def _size(found: Probe, counts: dict[str, int]) -> tuple[int, int]:
     return found.rows + counts["top"] + counts["bottom"], found.cols + counts["left"] + counts["right"]
 
 
-def _lattice_map(found: Probe) -> np.ndarray:
+def _lattice_map(found: Probe, corners: np.ndarray | None = None) -> np.ndarray:
     """The homography from lattice coordinates (column, row; the outline's corners at (0, 0) and
-    (cols, rows)) to the working copy."""
+    (cols, rows)) to the working copy, for ``found``'s lattice in its outline or in ``corners``."""
     unit = np.float32([[0, 0], [found.cols, 0], [found.cols, found.rows], [0, found.rows]])
-    return cv2.getPerspectiveTransform(unit, np.float32(found.corners))
+    return cv2.getPerspectiveTransform(unit, np.float32(found.corners if corners is None else corners))
+
+
+def _lattice_region(gray: np.ndarray, found: Probe, box: tuple[float, float, float, float], size: tuple[int, int]) -> np.ndarray:
+    """The part ``box`` = (u0, v0, u1, v1) of ``found``'s lattice (lattice coordinates, see
+    :func:`_lattice_map`) warped square-on to ``size`` = (width, height) pixels, float32."""
+    (u0, v0, u1, v1), (w, h) = box, size
+    unit = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    region = np.float32([[u0, v0], [u1, v0], [u1, v1], [u0, v1]])
+    to_photo = _lattice_map(found) @ cv2.getPerspectiveTransform(unit, region)
+    return cv2.warpPerspective(gray, to_photo, (w, h), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
 def _cell_diagonal(gray: np.ndarray, found: Probe, cell: tuple[int, int]) -> float:
@@ -836,12 +840,7 @@ def _cell_diagonal(gray: np.ndarray, found: Probe, cell: tuple[int, int]) -> flo
     coordinates ``cell`` = (column, row) of ``found``'s lattice."""
     from .kakuro_cells import CELL as PATCH, diagonal_strength
     u, v = cell
-    unit = np.float32([[0, 0], [PATCH, 0], [PATCH, PATCH], [0, PATCH]])
-    square = np.float32([[u, v], [u + 1, v], [u + 1, v + 1], [u, v + 1]])
-    to_photo = _lattice_map(found) @ cv2.getPerspectiveTransform(unit, square)
-    patch = cv2.warpPerspective(gray, to_photo, (PATCH, PATCH), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                                borderMode=cv2.BORDER_REPLICATE)
-    return diagonal_strength(patch.astype(np.float32))
+    return diagonal_strength(_lattice_region(gray, found, (u, v, u + 1, v + 1), (PATCH, PATCH)))
 
 
 @dataclass(frozen=True)
