@@ -265,3 +265,22 @@ def test_a_labels_rows_beside_a_piece_of_the_next_cells_wall_are_no_dotted_line(
     assert (dark[MARGIN + 6, MARGIN:MARGIN + CELL] > 0.3).sum() >= 0.4 * CELL
     labels, _, _ = _ink_and_lines(dark)
     assert (labels[MARGIN + 6:MARGIN + 9, MARGIN + 3:MARGIN + 8] > 0).all(), "the label's rows were cut out"
+
+
+def test_a_label_at_a_shadows_edge_is_found_on_the_closings_patch(tmp_path):
+    # Held-out hard web photo k9090-0125: "840" and "5" sit where a hard shadow's edge crosses their
+    # cells; over the dilation's paper the shadow and the label were one blob of ink too big to be a
+    # label, no label was found, and "one clue per cage" took a true wall away.
+    import json
+
+    from ui.corpus import plan, write_item
+    from vision.clues import clue_presence
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 9090)[125], tmp_path)
+    truth = json.loads(path.read_text())["truth"]
+    anchors = {tuple(min(map(tuple, cage["cells"]))) for cage in truth["cages"]}
+    assert {(1, 3), (2, 1)} <= anchors
+    presence = clue_presence(find_grid(load_image(path.with_suffix(".jpg"))))
+    assert presence[(1, 3)] > 0.5 and presence[(2, 1)] > 0.5

@@ -232,3 +232,28 @@ def test_a_faint_outline_broken_into_dashes_is_bridged(tmp_path):
     path = write_item(plan(300, 9090)[86], tmp_path)
     truth = json.loads(path.read_text())
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
+
+
+@pytest.mark.parametrize("index, n", [(277, 8), (142, 6)])
+def test_big_digits_in_a_faint_grids_cells_are_no_finer_grid(index, n, tmp_path):
+    # Held-out hard app photos k9090-0277 (8×8) and -0142 (6×6): the faint thin lines stood out less
+    # than the columns of big written digits in the cells' middles, which passed for the lines of a
+    # 16×16 and a 12×12 at that finer comb's length; at the coarser comb's length they are no lines.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 9090)[index], tmp_path)
+    truth = json.loads(path.read_text())
+    assert truth["truth"]["size"] == n
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
+
+
+def test_a_grid_found_only_as_a_solid_quad_is_found(tmp_path):
+    # Held-out hard newspaper photo k9090-0116 (8×8 under strong perspective, a shadow over its
+    # keypad): no outline of the plain candidates lies near the grid, and a 3×3 inside it was
+    # taken; the grid's filled blob (solid_quads) is its outline.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 9090)[116], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
