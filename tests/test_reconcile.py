@@ -84,3 +84,28 @@ def test_a_puzzle_as_read_the_solver_cannot_settle_within_its_budget_says_so(mon
     result = reconcile(9, cells, [[("+", 15, 0.9)] for _ in cells])
     assert result.status == "none" and result.solution is None and not result.confident
     assert any("not settled within 1 solver conflicts" in note for note in result.notes)
+
+
+def test_the_wider_list_is_searched_when_the_readers_alternatives_fail():
+    # "12×" read as a sure "12+" with nothing else: no reading with one solution. The wider list
+    # (every clue the cage can carry, scored against the label) holds 12× far down; searched after
+    # the first list fails, it repairs the clue, and the change is reported.
+    narrow = readings({0: [("+", 12, 0.9)]})
+    asked = []
+
+    def wider():
+        asked.append(True)
+        return readings({0: [("+", 12, 0.9), ("+", 11, 1e-4), ("*", 12, 1e-9)]})
+
+    result = reconcile(4, CELLS, narrow, wider=wider)
+    assert asked and result.status == "unique" and result.solution == SOLUTION
+    assert not result.confident
+    assert [(c.cell, c.read, c.used) for c in result.changes] == [((0, 0), ("+", 12), ("*", 12))]
+
+
+def test_the_wider_list_is_not_asked_for_when_the_first_search_settles_it():
+    def wider():
+        raise AssertionError("asked for the wider list")
+
+    result = reconcile(4, CELLS, readings({0: [("+", 12, 0.6), ("*", 12, 0.35)]}), wider=wider)
+    assert result.status == "unique" and result.solution == SOLUTION

@@ -35,6 +35,9 @@ can carry, when the reader's best is one it cannot ("19+" on two cells) — is n
 DIGIT_SPREAD = 1
 """Candidates whose number has more digits than the best reading's by more than this are not
 scored (big products are many; the scorer's cost grows with their count)."""
+WIDE_EXTRA, WIDE_MIN_RATIO = 200, 1e-12
+"""The wider list (:func:`widened` with these) that the solver in the loop searches when none of the
+narrower list's readings has exactly one solution (see :mod:`vision.reconcile`)."""
 UNREAD_SHARE = 0.3
 """Probability given to the best candidate of a label that the reader spelled as nothing."""
 
@@ -44,10 +47,11 @@ def _text(op: str, target: int) -> str:
 
 
 def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_shown: bool,
-            long_minus_divide: bool = True) -> list[tuple[str, int, float]]:
-    """The reading's alternatives and up to EXTRA more that a cage of ``cells`` on an N = ``size``
-    grid can carry (every digit for a single cell), best first; the reading's own alternatives
-    unchanged when it has no frames."""
+            long_minus_divide: bool = True, extra: int = EXTRA,
+            min_ratio: float = MIN_RATIO) -> list[tuple[str, int, float]]:
+    """The reading's alternatives and up to ``extra`` more that a cage of ``cells`` on an N = ``size``
+    grid can carry (every digit for a single cell), none less likely than ``min_ratio`` of the best
+    (see MIN_RATIO), best first; the reading's own alternatives unchanged when it has no frames."""
     alts = list(reading.alternatives)
     if reading.frames is None:
         return alts
@@ -83,10 +87,10 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
     # Kept: within MIN_RATIO of the reader's best, or of the likeliest clue this cage can carry
     # (the reader's best that it can carry, or the best candidate) when that is less likely.
     likeliest = max(float(scores.max()), float(own[carried]) if carried is not None else -np.inf)
-    cut = min(base, likeliest) + np.log(MIN_RATIO)
+    cut = min(base, likeliest) + np.log(min_ratio)
     if k == 1:
         cut = -np.inf  # a given digit is one of only N: every one stays a choice for the solver
-    order = np.argsort(-scores)[:EXTRA]
+    order = np.argsort(-scores)[:extra]
     added = [(candidates[i][0], candidates[i][1], float(f"{ref_p * np.exp(min(0.0, scores[i] - ref_score)):.4g}"))
              for i in order if scores[i] >= cut]
     return sorted(alts + added, key=lambda a: -a[2])

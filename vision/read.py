@@ -25,7 +25,7 @@ from . import clues as clue_stage
 from .grid import find_grid
 from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
-from .clue_candidates import widened
+from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, widened
 from .reconcile import Change, reconcile
 
 
@@ -92,9 +92,11 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
         alternatives = [widened(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]
+        wider = lambda: [widened(readings[cells[0]], cells, grid.size, shown, extra=WIDE_EXTRA,
+                                 min_ratio=WIDE_MIN_RATIO) for cells in cells_of_cages]
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
-                            entries=entries, min_wall_probability=1 - doubt)
+                            entries=entries, min_wall_probability=1 - doubt, wider=wider)
     extra = {"rectified": grid.rectified} if debug else {}
     unread = tuple(cells for cells in cells_of_cages if min(cells) not in settled.puzzle.cage_of)
     return Reading(settled.puzzle, settled.status, settled.solution, settled.confident and not unread,
