@@ -5,7 +5,8 @@ The algorithm, one function per step:
 1. :func:`work_copy` shrinks the image to at most ``WORK_SIDE`` pixels and takes its grey levels.
 2. :func:`candidate_quads` binarises the ink (adaptive threshold, robust to shadows and shading)
    and the bright panels (Otsu), and turns every large contour into a quadrilateral (its convex hull
-   simplified to four corners).
+   simplified to four corners); :func:`solid_quads` adds the outlines of the ink's filled blobs (a
+   grid whose outline's ink runs into a shadow's edge or a keypad).
 3. :func:`probe` warps each candidate square at ``PROBE_SIDE`` px with a margin and reads its
    *line profiles*: for each column (row) the median, over ``SEGMENTS`` slices along it, of the
    ink darkness (:func:`darkness_without_surround`: a dark page around a white panel is taken for
@@ -14,7 +15,8 @@ The algorithm, one function per step:
    re-fitted side by side (a quadratic per side, so a curled page still gets its true corners), and
    N is the largest count whose N-1 evenly spaced inner lines all stand out from the cell middles
    (:func:`count_cells`) — a 9×9 grid also has lines at every third, but 18 would need lines in
-   the cell middles.
+   the cell middles (as long as a 9×9's cells, when the finer comb stands out clearly less: a
+   column of big digits is no line).
 4. :func:`choose` keeps the best-scoring grid; when two similar grids stand side by side (a puzzle
    and its solved copy) it keeps the one with less ink in the cell centres and says so in a note.
 5. :func:`rectify` warps the original image (from a pyramid level near the target scale, so thin
