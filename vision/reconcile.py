@@ -11,9 +11,9 @@ several misread clues are repaired at once, as long as the right clue is among e
 alternatives. When none of the reader's alternatives gives exactly one solution within
 FIRST_BUDGET_S, a wider list (``wider``: every clue the cage can carry, scored against its label,
 down to far less likely ones) is searched with the rest of the budget and more changes allowed: on
-a blurred photo the printed clue is often far down the list. Every change is reported. A result is *confident* only when the
-puzzle has exactly one solution, nothing was changed and every clue and wall was read with high
-probability — a solution found by guessing is never called certain.
+a blurred photo the printed clue is often far down the list. Every change is reported. A result is
+*confident* only when the puzzle has exactly one solution, nothing was changed and every clue and
+wall was read with high probability — a solution found by guessing is never called certain.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver import Cage, Puzzle, PuzzleError, solve
-from solver.alternatives import cheapest_unique
+from solver.alternatives import Found, cheapest_unique
 from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
 
@@ -110,15 +110,16 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     start = time.thread_time()
     found = _search(size, cages, options, read, operators_shown, calcudoku, cap,
                     TIME_BUDGET_S if wider is None else FIRST_BUDGET_S)
-    rounds = found.rounds
+    rounds, most = found.rounds, cap
     if found.status != "unique" and wider is not None:
         left = TIME_BUDGET_S - (time.thread_time() - start)
         wide_options, _ = _options(size, cages, wider(), operators_shown, lmd)
-        wide_cap = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
-        again = _search(size, cages, wide_options, read, operators_shown, calcudoku, wide_cap, left)
+        most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
+        again = _search(size, cages, wide_options, read, operators_shown, calcudoku, most, left)
         rounds += again.rounds
         if again.status == "unique":
-            found, options, cap = again, wide_options, wide_cap
+            options = wide_options
+        found = again
     if found.status == "unique":
         choice = [0] * len(cages)
         for i, k in zip(read, found.picks):
@@ -136,7 +137,6 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     except Undecided:
         result = None
         notes.append(f"the puzzle as read was not settled within {AS_READ_CONFLICTS} solver conflicts")
-    most = max(cap, int(WIDE_CHANGE_SHARE * len(read))) if wider is not None else cap
     notes.append(f"no reading with exactly one solution within {most} changes ({rounds} tried, {found.status})")
     return Reconciled(as_read, result.status if result else "none", result.solution if result else None, (),
                       False, rounds, tuple(notes))
@@ -161,7 +161,7 @@ def _options(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[t
 
 
 def _search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[str, int, float]]], read: list[int],
-            operators_shown: bool, calcudoku: bool | None, cap: int, budget_s: float):
+            operators_shown: bool, calcudoku: bool | None, cap: int, budget_s: float) -> Found:
     """:func:`solver.alternatives.cheapest_unique` over the ``read`` cages' ``options``, each costing
     how much less likely it is than the cage's first."""
     costs = [[(op, target, math.log(max(options[i][0][2], 1e-6)) - math.log(max(p, 1e-6)))
