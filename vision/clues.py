@@ -98,6 +98,12 @@ def cell_patch(grid: GridFind, cell: Cell) -> np.ndarray:
     return _memo(grid, ("patch", cell), lambda: _read_only(_cell_patch(grid, cell)))
 
 
+def closed_patch(grid: GridFind, cell: Cell) -> np.ndarray:
+    """The cell's darkness over the grey closing's paper (see :func:`_cell_patch`), computed once per
+    grid and cell (a label at a shadow's edge is looked for on it, and a faded one checked); read-only."""
+    return _memo(grid, ("closed", cell), lambda: _read_only(_cell_patch(grid, cell, closing=True)))
+
+
 def _read_only(array: np.ndarray) -> np.ndarray:
     array.flags.writeable = False
     return array
@@ -510,7 +516,7 @@ def _shadowed_label(grid: GridFind, cell: Cell, near: tuple[float, float] | None
     if not any(area and x < MARGIN + 0.32 * CELL and y < MARGIN + ANCHOR_TOP * CELL
                and (h > 0.45 * CELL or w >= 0.85 * CELL) for x, y, w, h, area in stats[1:]):
         return None
-    closed = _cell_patch(grid, cell, closing=True)
+    closed = closed_patch(grid, cell)
     return _label(closed, _ink_and_lines(closed), near)
 
 
@@ -578,7 +584,7 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
         for c in range(grid.size):
             label = label_glyphs(grid, (r, c))
             if label is not None:
-                closed = _cell_patch(grid, (r, c), closing=True)
+                closed = closed_patch(grid, (r, c))
                 if _faded(label, closed):
                     label = _label(closed, _ink_and_lines(closed))
             out[(r, c)] = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
