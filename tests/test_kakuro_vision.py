@@ -446,15 +446,29 @@ def test_the_lattice_gets_the_lines_of_cells_it_missed_and_loses_a_frame_taken_f
 
 
 @pytest.mark.parametrize("seed, index, size", [(5858, 68, (9, 9)), (5858, 134, (10, 9)), (3131, 97, (8, 7)),
-                                               (3131, 115, (7, 7))])
+                                               (3131, 115, (7, 7)), (5858, 70, (11, 9)), (5858, 79, (10, 9)),
+                                               (6464, 80, (7, 5))])
 def test_an_apps_keypad_whose_figures_count_1_2_3_is_no_row_of_the_grid(tmp_path, seed, index, size):
     # App photos whose lattice ran on over the keypad below the grid (hand-held kk5858-0068 by two
     # rows, hard kk5858-0134, kk3131-0097 and -0115 by one): its buttons line up with the grid's
     # columns, or sit in a shadow, or a button's figure looks like a diagonal, so the other keypad
     # rules let it pass; its figures, read by the digit model, count 1, 2, 3, … along one line.
+    # Sixteenth round: on a dark page the ink over the strip's paper tone joins the figures to the
+    # page round the buttons, so they are also looked for as dark holes in the light buttons (hard
+    # kk5858-0070); the keypad can start left of the lattice, its "1" cut off (kk5858-0079), and a
+    # row the lattice gains at the bottom is looked at too (kk6464-0080, whose buttons are small).
     found, corners = _held_out_grid(index, tmp_path, seed=seed)
     assert (found.rows, found.cols) == size
     assert np.abs(found.corners - corners).max() < 0.5 * np.linalg.norm(corners[1] - corners[0]) / size[1]
+
+
+def test_columns_of_shadowed_page_beside_the_grid_are_taken_off(tmp_path):
+    # Hard kk5858-0097 (app): the only outline that showed a Kakuro ran on over the page in a shadow
+    # right of the grid, three columns of it; boundaries cross them ten times more weakly (0.06)
+    # than the grid's last column (0.56), so they are taken off (6×10 → 6×7).
+    found, corners = _held_out_grid(97, tmp_path, seed=5858)
+    assert (found.rows, found.cols) == (6, 7)
+    assert np.abs(found.corners - corners).max() < 0.3 * np.linalg.norm(corners[1] - corners[0]) / 7
 
 
 @pytest.mark.parametrize("index, size", [(26, (10, 11)), (116, (11, 10))])

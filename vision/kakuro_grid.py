@@ -151,7 +151,7 @@ STRAY_DARK = 0.8
 to mark a keypad row, not the grid's (:func:`_keypad_row`)."""
 KEYPAD_INK = 0.2
 """Least ink (:func:`_inked`) in each of those cells for them to hold a button's figure."""
-KEYPAD_RUN, KEYPAD_SHARE, KEYPAD_BELOW = 4, 0.6, 0.5
+KEYPAD_RUN, KEYPAD_SHARE, KEYPAD_BELOW, KEYPAD_FIRST, KEYPAD_HEIGHT, KEYPAD_EVEN = 4, 0.6, 0.5, (1, 2, 3), 0.2, 0.2
 """See :func:`_keypad_rows`."""
 ALIGN_SIDE = 240
 """Side of the square a candidate is warped to while :func:`aligned` moves its corners."""
@@ -166,6 +166,11 @@ lines of cells, and the most lines :func:`fitted_lines` adds or takes off on a s
 EXTEND_EDGE, EXTEND_HALF, EXTEND_CROSSING, EXTEND_FLOOR, EXTEND_CROSSED = 0.5, 0.6, 0.5, 0.05, 0.3
 EXTEND_LIGHT, EXTEND_LIGHT_SHARE, EXTEND_CLUED = 0.86, 0.2, 0.5
 """See :meth:`_Beyond.shows_next` and :func:`fitted_lines`."""
+TRIM_SHARE, TRIM_CLEARER, TRIM_FLOOR = 0.5, 5.0, 0.1
+""":func:`fitted_lines` takes off two or more, up to TRIM_SHARE, of a lattice's last columns (rows)
+at its right (bottom) when boundaries cross each of them less than TRIM_FLOOR and cross the line
+before them TRIM_CLEARER times more strongly than any of them (a candidate run on over the page in
+a shadow beside the grid; see :func:`_uncrossed`)."""
 FIT_STEPS, FIT_ROUNDS, FIT_MOST, FIT_SAMPLES, FIT_LEAST = (2.0, 1.0, 0.5), 8, 0.5, 6, 0.25
 """See :func:`lattice_fitted`."""
 REFINE_TRIES = 2
@@ -748,23 +753,17 @@ def _on_lines(edges: np.ndarray, corners: np.ndarray, found: Probe, lines: np.nd
 
 def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
     """``found`` with its lattice's lines of cells fitted to the grid's: an app's keypad taken off
-    (:func:`_keypad_rows`); on the right and at the bottom, a last line that no boundary crosses
-    (:class:`_Beyond`) taken off (an app's light frame round the grid: no line of a Kakuro's cells
-    is uniform); then on each side up to EXTEND_MOST lines added while the next one looks like the
-    grid's (a candidate that covers only part of the grid — a shadow's edge across it — gives a
-    lattice a line short). On the left and at the top a line is added only when the lattice's first
-    line holds light cells, as no Kakuro's first line does (the first row and column hold only
-    blocks and clue cells, between which often no boundary shows)."""
+    (:func:`_keypad_rows`); on the right and at the bottom, last lines that no boundary crosses taken
+    off (:func:`_uncrossed`: an app's light frame round the grid, or the page in a shadow beside it;
+    no line of a Kakuro's cells is uniform); then on each side up to EXTEND_MOST lines added while
+    the next one looks like the grid's (a candidate that covers only part of the grid — a shadow's
+    edge across it — gives a lattice a line short), but not an app's keypad under the grid. On the
+    left and at the top a line is added only when the lattice's first line holds light cells, as no
+    Kakuro's first line does (the first row and column hold only blocks and clue cells, between which
+    often no boundary shows)."""
     counts = {"right": 0, "left": 0, "bottom": -_keypad_rows(gray, found), "top": 0}
     for side in ("right", "bottom"):
-        while counts[side] > -EXTEND_MOST:
-            inward = dict(counts, **{side: counts[side] - 1})
-            if min(_size(found, inward)) < MIN_SIDE:
-                break
-            look = _Beyond.look(gray, found, inward, side)
-            if look is None or look.crossing[1] >= EXTEND_FLOOR or look.crossing[0] < EXTEND_FLOOR:
-                break
-            counts = inward
+        counts[side] -= _uncrossed(gray, found, counts, side)
     for side in counts:
         added = 0
         while added < EXTEND_MOST and counts[side] >= 0 and (look := _Beyond.look(gray, found, counts, side)) is not None \
@@ -773,12 +772,48 @@ def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
             added += 1
     if not any(counts.values()):
         return found
+    fitted = _widened(found, counts)
+    if counts["bottom"] > 0 and (keypad := min(counts["bottom"], _keypad_rows(gray, fitted))):
+        counts["bottom"] -= keypad  # a row added that is an app's keypad
+        fitted = _widened(found, counts) if any(counts.values()) else found
+    return fitted
+
+
+def _widened(found: Probe, counts: dict[str, int]) -> Probe:
+    """``found`` with ``counts`` lines of cells added on each side (taken off where negative)."""
     rows, cols = _size(found, counts)
     outline = np.float32([[-counts["left"], -counts["top"]], [found.cols + counts["right"], -counts["top"]],
                           [found.cols + counts["right"], found.rows + counts["bottom"]],
                           [-counts["left"], found.rows + counts["bottom"]]])
     corners = cv2.perspectiveTransform(outline.reshape(1, 4, 2), _lattice_map(found))[0].astype(np.float64)
     return Probe(corners, rows, cols, found.contrast, found.score, found.dark_share)
+
+
+def _uncrossed(gray: np.ndarray, found: Probe, counts: dict[str, int], side: str) -> int:
+    """How many of the last lines at ``side`` (right or bottom) of ``found``'s lattice, widened by
+    ``counts``, are not the grid's: the last one when no boundary crosses it (under EXTEND_FLOOR)
+    and some cross the line before it; or the last k ≥ 2 (up to TRIM_SHARE of the lattice) when
+    boundaries cross each of them less than TRIM_FLOOR and the line before them TRIM_CLEARER times
+    more strongly than any of them. A shadow's edge or the paper's grain crosses a page beside the
+    grid a little (hard kk5858-0097: 0.06 against the grid's 0.56); a last column of a newspaper's
+    black blocks with one white cell is crossed as little (kk4747-0114: 0.07 against 0.92), so one
+    line is taken off by the first rule only."""
+    most = max(EXTEND_MOST, int(TRIM_SHARE * (found.cols if side == "right" else found.rows)))
+    trial, beyond = dict(counts), []
+    while len(beyond) < most:
+        inward = dict(trial, **{side: trial[side] - 1})
+        if min(_size(found, inward)) < MIN_SIDE or (look := _Beyond.look(gray, found, inward, side)) is None:
+            break
+        beyond.append(look.crossing[1])
+        last = look.crossing[0]
+        if len(beyond) == 1 and beyond[0] < EXTEND_FLOOR <= last:
+            return 1
+        if len(beyond) > 1 and last >= EXTEND_FLOOR and TRIM_CLEARER * max(beyond) <= last:
+            return len(beyond)
+        if max(beyond) >= TRIM_FLOOR:
+            break
+        trial = inward
+    return 0
 
 
 def _keypad_rows(gray: np.ndarray, found: Probe) -> int:
@@ -789,27 +824,65 @@ def _keypad_rows(gray: np.ndarray, found: Probe) -> int:
     Kakuro's rows never read so, and the keypad's buttons can line up with the grid's columns so
     well that boundaries cross their row as they cross the grid's, or sit in a shadow (four of the
     six grids the then fresh seed 5858 found a row or two too long were app photos with the keypad
-    taken in; this rule takes it off three of them)."""
-    from .kakuro_cells import CELL as PATCH, ENTRY_HEIGHT, ENTRY_INK, classify, digit_model, written_ink
+    taken in; this rule takes it off three of them). The figures are the ink over the strip's paper
+    tone, and failing that the dark holes in its light areas (:func:`_holes`); which of them count,
+    :func:`_keypad_figures`."""
+    from .kakuro_cells import CELL as PATCH, ENTRY_INK, written_ink
     span = min(2, found.rows - MIN_SIDE)
     if span <= 0:
         return 0
     top, bottom = found.rows - span, found.rows + KEYPAD_BELOW  # the buttons' figures can sit under the lattice's end
     strip = _lattice_region(gray, found, (0, top, found.cols, bottom), (found.cols * PATCH, int(round((bottom - top) * PATCH))))
     ink = written_ink(strip, float(np.percentile(strip, 90)))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats((ink > ENTRY_INK).astype(np.uint8), connectivity=8)
-    figures = [(x, y + h / 2, ink[y:y + h, x:x + w] * (labels[y:y + h, x:x + w] == i)) for i, (x, y, w, h, _) in enumerate(stats)
-               if i and ENTRY_HEIGHT * PATCH <= h <= 0.9 * PATCH and w <= 0.8 * PATCH]
+    for marks in ((ink > ENTRY_INK).astype(np.uint8), _holes(strip)):
+        count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+        figures = [(x, y + h / 2, ink[y:y + h, x:x + w] * (labels[y:y + h, x:x + w] == i)) for i, (x, y, w, h, _) in enumerate(stats)
+                   if i and KEYPAD_HEIGHT * PATCH <= h <= 0.9 * PATCH and w <= 0.8 * PATCH]
+        if rows := _keypad_figures(figures, found, top):
+            return rows
+    return 0
+
+
+def _holes(strip: np.ndarray) -> np.ndarray:
+    """The dark marks inside light areas of ``strip`` (dark and light split by Otsu's threshold),
+    that is the dark blobs that do not reach its border: the figures on an app's light buttons over
+    a dark page, which the ink over the strip's paper tone joins to the page around the buttons."""
+    _, light = cv2.threshold(np.clip(strip, 0, 255).astype(np.uint8), 0, 1, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(1 - light, connectivity=8)
+    height, width = strip.shape
+    inside = [i for i, (x, y, w, h, _) in enumerate(stats) if i and x > 0 and y > 0 and x + w < width and y + h < height]
+    return np.isin(labels, inside).astype(np.uint8)
+
+
+def _keypad_figures(figures: list[tuple[float, float, np.ndarray]], found: Probe, top: int) -> int:
+    """The rows of ``found`` from the keypad on, when ``figures`` (x, y middle, ink; in the strip
+    :func:`_keypad_rows` looks at, from lattice row ``top``) along one line read 1, 2, 3, … (or 2,
+    3, 4, … or 3, 4, 5, …: the lattice can end right of the keypad's first buttons), KEYPAD_RUN of
+    them at least and KEYPAD_SHARE of those on the line, the ones in place evenly spaced (within
+    KEYPAD_EVEN of their spacing: a row of written digits "2 3 4 _ 6" is not); else 0."""
+    from .kakuro_cells import CELL as PATCH, classify, digit_model
+    seen: set[tuple[int, ...]] = set()
     for _, line, _ in figures:  # the figures along each line in turn
         on_line = sorted((f for f in figures if abs(f[1] - line) <= 0.2 * PATCH), key=lambda f: f[0])
-        if len(on_line) < KEYPAD_RUN:
+        key = tuple(id(f) for f in on_line)
+        if len(on_line) < KEYPAD_RUN or key in seen:
             continue
+        seen.add(key)
         digits = classify(digit_model(), [g for *_, g in on_line]).argmax(axis=1)
-        in_place = int(sum(int(d) == k + 1 for k, d in enumerate(digits)))
-        if in_place >= KEYPAD_RUN and in_place >= KEYPAD_SHARE * len(digits):
-            middle = top + float(np.median([y for _, y, _ in on_line])) / PATCH
-            return found.rows - max(MIN_SIDE, int(np.floor(middle - 0.5)))
+        for first in KEYPAD_FIRST:
+            places = [(k, on_line[k][0]) for k, d in enumerate(digits) if int(d) == k + first]
+            if len(places) >= max(KEYPAD_RUN, KEYPAD_SHARE * len(digits)) and _evenly_spaced(places):
+                middle = top + float(np.median([y for _, y, _ in on_line])) / PATCH
+                return found.rows - max(MIN_SIDE, int(np.floor(middle - 0.5)))
     return 0
+
+
+def _evenly_spaced(places: list[tuple[int, float]]) -> bool:
+    """Whether the x positions of ``places`` (index, x) lie on a line x = a + b·index, b > 0, each
+    within KEYPAD_EVEN of b."""
+    k, x = np.array(places, np.float64).T
+    b, a = np.polyfit(k, x, 1)
+    return bool(b > 0 and np.abs(x - (a + b * k)).max() <= KEYPAD_EVEN * b)
 
 
 def _size(found: Probe, counts: dict[str, int]) -> tuple[int, int]:
