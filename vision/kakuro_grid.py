@@ -171,8 +171,13 @@ TRIM_SHARE, TRIM_CLEARER, TRIM_FLOOR = 0.5, 5.0, 0.1
 at its right (bottom) when boundaries cross each of them less than TRIM_FLOOR and cross the line
 before them TRIM_CLEARER times more strongly than any of them (a candidate run on over the page in
 a shadow beside the grid; see :func:`_uncrossed`)."""
-FIT_STEPS, FIT_ROUNDS, FIT_MOST, FIT_SAMPLES, FIT_LEAST = (2.0, 1.0, 0.5), 8, 0.5, 6, 0.25
+FIT_STEPS, FIT_ROUNDS, FIT_MOST, FIT_SAMPLES, FIT_LEAST, FIT_CAP = (2.0, 1.0, 0.5), 8, 0.5, 6, 0.25, 90
 """See :func:`lattice_fitted`."""
+FAINT = 0.15
+"""When no candidate's lattice stands out this clearly, the filled blobs and the flattened copy's
+candidates are probed too, as when none shows a Kakuro (hard kk6464-0042: the outline of a
+newspaper's 6×6 joined the crossword's below it, whose 10×6 lattice stood out 0.10; the 6×6's
+filled blob stands out 0.47)."""
 REFINE_TRIES = 2
 """A candidate that passes every check but the diagonals of its clue cells is probed again, up to
 this many times, on the outline of its own lattice: an outline a tenth of a cell off cuts the faint
@@ -677,10 +682,10 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
         kenken = _kenken_grid(image)
     quads = candidate_quads(gray) + _fitted_outline(scale, kenken)
     found = _probed(levels, quads)
-    if not found:
+    if not found or max(probe.contrast for _, probe in found) < FAINT:
         seen = distinct(quads)
         fresh = distinct(seen + solid_quads(gray) + candidate_quads(flattened(gray)))
-        found = _probed(levels, fresh[len(seen):])
+        found += _probed(levels, fresh[len(seen):])
         if not found and not kenken:
             largest = sorted(fresh, key=lambda q: -cv2.contourArea(q.astype(np.float32)))[:ALIGN_TRIES]
             found = _probed(levels, [aligned(levels, quad) for quad in largest])
@@ -712,11 +717,15 @@ def lattice_fitted(gray: np.ndarray, found: Probe) -> Probe:
     off the grid's (hard kk6262-0116: 0.78 of a cell, fitted 0.39). Smaller moves are left to
     :func:`snap`, which moves each line up to a quarter of a cell: taken too, they changed as many
     readings from right to wrong as back (five Kakuro sets, hard boards 250 → 249; from a quarter of
-    a cell 250 → 252)."""
+    a cell 250 → 252). Edges are capped at the FIT_CAP percentile of those along the lattice's
+    lines as found: a web page's light frame against a dark screen is a far stronger edge than the
+    grid's thin border inside it, and drew the outline onto itself (hand-held kk6464-0158: a corner
+    half a cell off, 0.42 → 0.26)."""
     blurred = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
     edges = cv2.magnitude(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3))
     lines, middles = _lattice_points(found.rows, found.cols)
     start = np.array(found.corners, np.float64)
+    edges = np.minimum(edges, float(np.percentile(_edges_at(edges, _lattice_map(found), lines), FIT_CAP)))
     cell = float(np.mean([np.linalg.norm(start[i] - start[(i + 1) % 4]) for i in range(4)])) / max(found.rows, found.cols)
     corners = _climbed(start, lambda quad: _on_lines(edges, quad, found, lines, middles), FIT_STEPS,
                        keep=lambda quad: float(np.abs(quad - start).max()) <= FIT_MOST * cell, rounds=FIT_ROUNDS)
@@ -742,13 +751,14 @@ def _on_lines(edges: np.ndarray, corners: np.ndarray, found: Probe, lines: np.nd
     """Mean edge strength along the lattice's lines less that along its cells' middle lines, for the
     lattice of ``found``'s counts in the outline ``corners``."""
     h = _lattice_map(found, corners)
+    return float(_edges_at(edges, h, lines).mean() - _edges_at(edges, h, middles).mean())
 
-    def mean_at(points: np.ndarray) -> float:
-        xy = cv2.perspectiveTransform(points.reshape(1, -1, 2), h)[0].astype(np.float32)
-        return float(cv2.remap(edges, xy[:, 0].reshape(1, -1), xy[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
-                               borderMode=cv2.BORDER_REPLICATE).mean())
 
-    return mean_at(lines) - mean_at(middles)
+def _edges_at(edges: np.ndarray, h: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """The edge strengths at ``points`` (lattice coordinates) mapped into the photo by ``h``."""
+    xy = cv2.perspectiveTransform(points.reshape(1, -1, 2), h)[0].astype(np.float32)
+    return cv2.remap(edges, xy[:, 0].reshape(1, -1), xy[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE)[0]
 
 
 def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
