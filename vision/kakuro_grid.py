@@ -79,6 +79,9 @@ CLUE_SHARE_FAINT, CLUE_CONTRAST = 0.3, 3.0
 diagonal when their upper-quartile diagonal strength is CLUE_CONTRAST times the other cells'
 median (where a Kakuro has none; shadowed white cells taken for dark places pull the places'
 median down); candidates on KenKen photos show at most a quarter."""
+FIGURE_SHARE, FIGURE_STEP, FIGURE_HEIGHT, FIGURE_WIDTH = 0.7, 0.4, (0.15, 0.45), 0.45
+"""A grid whose clue places show faint diagonals (between CLUE_SHARE_FAINT and CLUE_SHARE_SURE of
+them) also passes when FIGURE_SHARE of them hold a light figure (:func:`_figure_share`)."""
 CLUE_SHARE_SURE, CLUE_CONTRAST_LEAST = 0.7, 2.0
 """Unless CLUE_SHARE_SURE of the places show a diagonal, they must show it CLUE_CONTRAST_LEAST times
 clearer than the other cells: a lattice over a column of newspaper text (a KenKen tuning photo) had
@@ -463,7 +466,36 @@ def _shows_clues(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndar
     if clues >= CLUE_SHARE_SURE or clues < CLUE_SHARE_FAINT:
         return clues >= CLUE_SHARE_SURE
     contrast = _clue_contrast(gray, xs, ys, dark, places, strength)
-    return contrast >= CLUE_CONTRAST or (clues >= CLUE_SHARE and contrast >= CLUE_CONTRAST_LEAST)
+    return contrast >= CLUE_CONTRAST or (clues >= CLUE_SHARE and contrast >= CLUE_CONTRAST_LEAST) \
+        or _figure_share(gray, xs, ys, dark, places) >= FIGURE_SHARE
+
+
+def _figure_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, places: list) -> float:
+    """The share of clue places (see :func:`clue_share`) that hold a light figure where their
+    number goes — the upper right half before a light cell on the right, the lower left before one
+    below: a blob brighter than the cell's fill by FIGURE_STEP of the way to the grid's white,
+    FIGURE_HEIGHT of a cell tall and at most FIGURE_WIDTH wide (a digit, not a gap in text)."""
+    from .kakuro_cells import CELL as PATCH
+    if not places:
+        return 0.0
+    rows, cols = dark.shape
+    white = float(np.percentile(gray, 90))
+    v, u = np.mgrid[0:PATCH, 0:PATCH]
+    upper = (u - v > 0.12 * PATCH) & (v > 0.06 * PATCH) & (u < 0.94 * PATCH)
+    lower = (v - u > 0.12 * PATCH) & (u > 0.06 * PATCH) & (v < 0.94 * PATCH)
+    shown = 0
+    for r, c in places:
+        patch = _lattice_patch(gray, xs, ys, (r, c), cv2.INTER_AREA)
+        fill = float(np.median(patch))
+        bright = patch > fill + FIGURE_STEP * max(20.0, white - fill)
+        halves = ([upper] if c + 1 < cols and not dark[r, c + 1] else []) + ([lower] if r + 1 < rows and not dark[r + 1, c] else [])
+        for half in halves:
+            count, _, stats, _ = cv2.connectedComponentsWithStats((bright & half).astype(np.uint8), connectivity=8)
+            if any(FIGURE_HEIGHT[0] * PATCH <= h <= FIGURE_HEIGHT[1] * PATCH and w <= FIGURE_WIDTH * PATCH
+                   for _, _, w, h, _ in stats[1:]):
+                shown += 1
+                break
+    return shown / len(places)
 
 
 def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
