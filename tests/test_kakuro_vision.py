@@ -20,7 +20,7 @@ from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue
 from vision.kakuro_grid import KakuroGridFind
 from vision.grid import pyramid, work_copy
 from vision.kakuro_grid import (Probe, _chosen, _fitted_outline, _keypad_row, _kenken_grid, aligned, concentration,
-                                find_kakuro_grid)
+                                find_kakuro_grid, grid_from_corners)
 from vision.kakuro_light import flatten
 from vision import kakuro_reconcile as reconcile_module
 from vision.kakuro_reconcile import FREE_COST, ReadingSolver
@@ -392,10 +392,14 @@ def test_a_second_opinion_on_the_white_cells_is_read_and_the_better_kept(tmp_pat
     settled = []
     settle = kakuro.settle_layout
     monkeypatch.setattr(kakuro, "settle_layout", lambda *args: settled.append(settle(*args)) or settled[-1])
+    # Read from its true corners: since the sixteenth round the finder probes the filled blobs when
+    # no lattice stands out 0.15 (`FAINT`), and takes this photo's lit upper part, a 3×7 (a loss
+    # recorded in docs/HISTORY.md); the layout's second opinion is what this test is about.
     spec = KakuroSpec("kk77-0053", 1385000328, 7, 7, "web", "hard", filled=0.32986271521082006, wrong=0.15)
     image = _tuning_photo(spec, tmp_path)
-    truth = kakuro_from_json(json.loads((tmp_path / "kk77-0053.json").read_text())["truth"])
-    reading = read_kakuro(image)
+    photo = json.loads((tmp_path / "kk77-0053.json").read_text())
+    truth = kakuro_from_json(photo["truth"])
+    reading = kakuro.read_kakuro_in(grid_from_corners(image, np.asarray(photo["corners"]), 7, 7))
     assert len(set(settled)) == 2
     assert reading.puzzle.grid == truth.grid and reading.status == "unique"
     assert not reading.confident
