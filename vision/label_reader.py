@@ -13,7 +13,7 @@ Algorithm, per label found by :func:`vision.clues.label_glyphs`:
    top to BELOW below their bottom, resized to STRIP_H rows (its width follows), contrast
    normalised.
 2. *Frames* (:func:`frame_features`): for every column of the strip, the window of WINDOW columns
-   centred on it. A small convolutional network (:mod:`vision.convnet`, trained by :mod:`vision.label_training`) gives
+   centred on it. A small convolutional network (:mod:`vision.convnet`, fitted twice by :mod:`vision.label_training`, the fits read together) gives
    each frame probabilities over the 14 clue characters (``0-9 + - * /``) and BLANK.
 3. *Decoding* (:func:`decode`): prefix beam search over the frames; repeated characters collapse
    unless a blank separates them; only clue-shaped texts survive (1..MAX_DIGITS digits without a
@@ -34,7 +34,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .convnet import ConvNet
 from .glyphs import CLUE_CLASSES, OPERATORS
 
 STRIP_H = 24
@@ -196,11 +195,12 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     return np.log(np.maximum(last, 1e-300)) + log_scale + lengths * np.log(insertion)
 
 
-def label_frames(labels: list, model: ConvNet, left: float | None = None,
+def label_frames(labels: list, model, left: float | None = None,
                  right: float | None = None) -> list[np.ndarray]:
-    """Each label's frame probabilities (strip columns × STRIP_CLASSES), strips starting no later
-    than ``left`` and reaching toward ``right`` (see :func:`label_strip`); the frames of all labels
-    go through the model in one batch."""
+    """Each label's frame probabilities (strip columns × STRIP_CLASSES) by ``model`` (a
+    :class:`vision.label_training.LabelModel` or one network of it), strips starting no later than
+    ``left`` and reaching toward ``right`` (see :func:`label_strip`); the frames of all labels go
+    through the model in one batch."""
     if not labels:
         return []
     frames = [frame_features(label_strip(label, left, right)) for label in labels]
