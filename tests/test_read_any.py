@@ -81,7 +81,9 @@ def test_a_kenken_read_as_a_kakuro_with_a_bare_outer_line_is_read_as_a_kenken(tm
     """Held-out hard k9090-0106 (a 4×4 under a shadow): read as a Kakuro with exactly one solution
     but an outer line of nothing but blocks, which was taken over its KenKen reading (exactly one
     solution, one clue changed, every cage and clue right). A Kakuro reading in doubt no longer
-    counts as settled (vision.kakuro.DOUBTS)."""
+    counts as settled (vision.kakuro.DOUBTS). With two label networks its KenKen reading changed two
+    clues (an impossible "8÷" made "8+") where the Kakuro changed one number: a bare outer line,
+    which no real Kakuro prints, now decides whatever either changed."""
     import json
 
     from ui.corpus import plan, write_item

@@ -11,7 +11,9 @@ reading: the KenKen is taken when it is confident, or has exactly one solution w
 has none or several, or is in doubt (:data:`vision.kakuro.DOUBTS`: a rival reading nearly as
 likely, a bare outer line) and changed no fewer numbers than the KenKen changed clues (a Kakuro
 photo read as a KenKen gives a small grid whose clues the solver had to change; kk2026-0042 read
-as a 3×3 with three clues changed).
+as a 3×3 with three clues changed) — or has an outer line of nothing but blocks, which no real
+Kakuro prints (none of 1,980 generated ones), whatever either changed (k9090-0106's KenKen reading,
+right, changed two clues where its reading as a Kakuro changed one number).
 
 Which look comes first: when under DARK_SHARE[0] of the KenKen grid's cells are dark like a
 Kakuro's blocks (a Kakuro has more), the KenKen is read first, and a confident KenKen reading is
@@ -33,7 +35,7 @@ import numpy as np
 from .errors import NoPuzzleFound
 from .grid import GridFind, find_grid
 from .image_io import load_image
-from .kakuro import DOUBTS, KakuroReading, read_kakuro
+from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, dark_cells
 from .read import Reading, read, timed_stage
 
@@ -80,7 +82,8 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     if kakuro is None:
         return kenken
     settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
-    guessed_less = kakuro.status != "unique" or len(kenken.changes) <= len(kakuro.changes)
+    bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
+    guessed_less = kakuro.status != "unique" or bare or len(kenken.changes) <= len(kakuro.changes)
     if kenken.confident or (kenken.status == "unique" and not settled and guessed_less):
         return replace(kenken, notes=kenken.notes + (
             f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
