@@ -30,11 +30,16 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
 from .glyphs import CLUE_CLASSES, OPERATORS
+
+if TYPE_CHECKING:  # label_training imports this module
+    from .convnet import ConvNet
+    from .label_training import LabelModel
 
 STRIP_H = 24
 """Strip height in pixels: ABOVE + 1 + BELOW label-heights."""
@@ -195,7 +200,7 @@ def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = 
     return np.log(np.maximum(last, 1e-300)) + log_scale + lengths * np.log(insertion)
 
 
-def label_frames(labels: list, model, left: float | None = None,
+def label_frames(labels: list, model: LabelModel | ConvNet, left: float | None = None,
                  right: float | None = None) -> list[np.ndarray]:
     """Each label's frame probabilities (strip columns × STRIP_CLASSES) by ``model`` (a
     :class:`vision.label_training.LabelModel` or one network of it), strips starting no later than
