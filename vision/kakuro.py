@@ -36,7 +36,7 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 
 from .errors import NoPuzzleFound
 from .image_io import load_image
-from .kakuro_cells import (CLUE_DIAGONAL, DigitModel, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
+from .kakuro_cells import (CLUE_DIAGONAL, DIFFERENT_STEP, DigitModel, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
                            digit_model, entry_glyph, number_alternatives, number_model, segmentations, white_by_steps, whole_features,
                            boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
@@ -223,7 +223,11 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     (:func:`runs_by_figures`), and each is also read with its runs made long enough for the numbers
     read surely (:func:`lengthened`). When these differ, all are read and the one :func:`_better`
     ranks first is kept; another, if it also has exactly one solution, is a rival and the reading
-    is not confident."""
+    is not confident. When the best needs a number whose clue cell shows none, or has no single
+    solution, layouts with cells turned (:func:`repaired_layouts`) are read too, for up to
+    REPAIR_ROUNDS rounds; a repaired layout is kept only when its reading is likelier than the best
+    of the first layouts, or those had no single solution. Each layout keeps the probabilities of
+    white its tones and steps gave, so a repaired one is not confident where they disagree."""
     seconds = dict(seconds or {})
     with timed_stage(seconds, "cells"):
         patches = cell_patches(grid)
@@ -248,9 +252,11 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
             longer = lengthened(grid.rows, grid.cols, layout, sure, diagonal)
             if all(longer != other for other, _ in options):
                 options.append((longer, white))
-    outcomes: list[_Outcome] = []
-    failure: NoPuzzleFound | None = None
-    for layout, white in options:
+    failure: list[NoPuzzleFound] = []
+
+    def read_layout(layout: frozenset[Cell], white: dict[Cell, float]) -> _Outcome | None:
+        """The layout read through: its numbers, entries and the solver's verdict (None, and the
+        error kept, when the cells so read make no Kakuro)."""
         with timed_stage(seconds, "numbers"):
             numbers, sure_numbers = read_numbers(layout, views)
             entries, entry_conf = read_entries(layout, patches, level, model, (flat, flat_level))
@@ -258,13 +264,37 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
             try:
                 result = reconcile(grid.rows, grid.cols, layout, numbers, entries)
             except NoPuzzleFound as err:
-                failure = err
-                continue
+                failure.append(err)
+                return None
         missing = sum(1 for alts in numbers.values() if not alts)
-        outcomes.append(_Outcome(layout, white, numbers, entry_conf, *result, missing, sure_numbers))
+        return _Outcome(layout, white, numbers, entry_conf, *result, missing, sure_numbers)
+
+    outcomes = [outcome for layout, white in options if (outcome := read_layout(layout, white)) is not None]
+    tried = {layout for layout, _ in options}
+    told_by: dict[frozenset[Cell], dict[Cell, tuple[int, float]]] = {}  # a repaired layout's turns, with what the figures said
+    ahead = sorted((outcome for outcome in outcomes if outcome.status != "unique" or outcome.missing), key=_better)[:1]
+    for _ in range(REPAIR_ROUNDS):  # layouts that need numbers the photo does not show: turn cells
+        if not ahead or ((best := min(outcomes, key=_better)).status == "unique" and not best.missing
+                         and best.cost <= REPAIR_COST):
+            break
+        repairs = []
+        with timed_stage(seconds, "cells"):
+            for outcome in ahead:
+                for layout, told in repaired_layouts(outcome, tone_white, steps, edge, told_by.get(outcome.layout, said),
+                                                     sure, diagonal, grid.rows, grid.cols):
+                    if layout not in tried:
+                        tried.add(layout)
+                        told_by[layout] = told
+                        repairs.append((layout, outcome.white))
+        found = [outcome for layout, white in repairs[:REPAIRS] if (outcome := read_layout(layout, white)) is not None]
+        outcomes += found
+        ahead = sorted(found, key=_better)[:1]
     if not outcomes:
-        raise failure or NoPuzzleFound("the cells read do not make a Kakuro")
+        raise failure[-1] if failure else NoPuzzleFound("the cells read do not make a Kakuro")
     best = min(outcomes, key=_better)
+    first = min((outcome for outcome in outcomes if outcome.layout not in told_by), key=_better, default=best)
+    if best is not first and first.status == "unique" and first.cost <= best.cost:
+        best = first  # a repair is kept only when its reading is likelier, or the layouts read first had none
     notes = list(best.notes)
     if any(other is not best and other.status == "unique" for other in outcomes):
         notes.append(LAYOUT_RIVAL_NOTE)
@@ -373,6 +403,72 @@ def settle_layout(rows: int, cols: int, white: dict[Cell, float], diagonal: dict
         if not changed:
             break
     return frozenset(whites)
+
+
+REPAIR_ROUNDS = 2
+"""Rounds of :func:`repaired_layouts` after the first layouts are read: the first from the best of
+those that has no single solution or needs a number unseen, the second from the best layout the
+first round read (its turns kept: hand-held kk5858-0023 needed two cells turned)."""
+REPAIRS = 6
+"""Most repaired layouts read in one round."""
+REPAIR_COST = 10.0
+"""Layouts are also repaired when the best reading has one solution and needs no number unseen,
+if it costs more than this (nats): it changed numbers read surely, and another layout read needs a
+number unseen (hard kk4747-0170: 13.9 nats, four numbers changed; the repaired layout, the true one,
+3.4 nats)."""
+FORCED_COST = 50.0
+"""What the boundary steps and tones must outweigh (nats) to label a cell against a repair's turn:
+more than they can."""
+
+
+def repaired_layouts(best: "_Outcome", tone_white: dict[Cell, float], steps: dict, edge: frozenset[Cell],
+                     said: dict[Cell, tuple[int, float]], sure: dict[Slot, int], diagonal: dict[Cell, float],
+                     rows: int, cols: int) -> list[tuple[frozenset[Cell], dict[Cell, tuple[int, float]]]]:
+    """Layouts to read when the best one so far needs a number that its clue cell does not show (no
+    figure, or none its run can add up to): when that cell shows no diagonal and is not in the first
+    row or column, it turned white (a white cell under a shadow as dark as a block) or the cell after
+    it turned dark (a block in a glare: kk7575-0098; not by a clue cell whose diagonal shows, as its
+    figure may just be too faint to see); or the cell after its run turned white (a run cut
+    short by a shadow); and when the best has no solution or several, the cell after any run that differs from
+    the run's last cell by less than DIFFERENT_STEP across their boundary turned white, likest
+    first. Each with the boundary steps and tones settling its neighbours as in
+    :func:`vision.kakuro_cells.white_by_steps` (the turned cell told at FORCED_COST, both tone weights),
+    and each also :func:`lengthened`. ``said`` is what the figures say (:func:`runs_by_figures`) with
+    the turns that made ``best``'s layout, if any: each layout comes with them and its own turn."""
+    turns = []
+    for ((r, c), direction), alts in sorted(best.numbers.items()):
+        if alts:
+            continue
+        dr, dc = (0, 1) if direction == "across" else (1, 0)
+        after = end = (r + dr, c + dc)
+        while end in best.layout:
+            end = (end[0] + dr, end[1] + dc)
+        if (r, c) not in edge and diagonal[(r, c)] < CLUE_DIAGONAL:  # no clue cell: a white one, or a block
+            turns.append(((r, c), 1))
+            if said.get(after, (0, 0.0))[0] != 1:  # not the cell a number read surely says is white
+                turns.append((after, 0))
+        if end in diagonal and end not in edge and diagonal[end] < CLUE_DIAGONAL:  # a run too short for its figures
+            turns.append((end, 1))
+    if best.status != "unique":  # runs whose next cell looks like their last one: a shadow over both
+        ends = []
+        for (r, c), direction in sorted(best.numbers):
+            dr, dc = (0, 1) if direction == "across" else (1, 0)
+            last, end = (r, c), (r + dr, c + dc)
+            while end in best.layout:
+                last, end = end, (end[0] + dr, end[1] + dc)
+            step = abs(steps.get((last, end), DIFFERENT_STEP))
+            if end in diagonal and end not in edge and diagonal[end] < CLUE_DIAGONAL and step < DIFFERENT_STEP:
+                ends.append((step, end))
+        turns += [(end, 1) for _, end in sorted(ends)]
+    out: list[tuple[frozenset[Cell], dict[Cell, tuple[int, float]]]] = []
+    for cell, label in dict.fromkeys(turns):
+        told = {**said, cell: (label, FORCED_COST)}
+        for weight in (TONE_WEIGHT, TRUSTED_TONE_WEIGHT):
+            layout = settle_layout(rows, cols, white_by_steps(tone_white, steps, edge, weight, told), diagonal)
+            for candidate in (layout, lengthened(rows, cols, layout, sure, diagonal)):
+                if candidate != best.layout and all(candidate != other for other, _ in out):
+                    out.append((candidate, told))
+    return out
 
 
 FIGURE_DIAGONAL = 2 * CLUE_DIAGONAL
