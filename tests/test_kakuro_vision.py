@@ -16,7 +16,7 @@ from vision.errors import NoPuzzleFound
 from vision.image_io import load_image
 from vision.kakuro import (BARE_EDGE_NOTE, LAYOUT_RIVAL_NOTE, TRIM_NOTE, UNDECIDED_NOTE, lengthened, read_kakuro, reconcile, settle_layout,
                            trimmed)
-from vision.kakuro_cells import CELL, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
+from vision.kakuro_cells import CELL, EDGE, figure_tone, cell_patch, cell_patches, cell_tones, clue_glyphs, diagonal_line, segmentations
 from vision.kakuro_grid import KakuroGridFind
 from vision.grid import pyramid, work_copy
 from vision.kakuro_grid import (Probe, _chosen, _fitted_outline, _keypad_row, _kenken_grid, aligned, concentration,
@@ -821,3 +821,23 @@ def test_cells_that_make_no_kakuro_in_any_layout_say_so(monkeypatch):
     with pytest.raises(NoPuzzleFound, match="10 cells"):
         read_kakuro(image)
 
+
+def test_a_half_whose_tails_leave_its_figures_tone_in_doubt_takes_the_grids():
+    # Hard kk4747-0008 (web page, a shadow): the lattice ran a little off, so a strip of the lighter
+    # cell beside showed inside a clue cell's across half, as far above its shadowed grey fill as its
+    # dark "10" was below: the half was cut for light figures and "10" read as 20 or 21.
+    patch = _clue_patch()
+    patch[10:24, 36:39] = 100.0     # a dark "1" …
+    patch[10:24, 42:50] = 100.0     # … and a dark blob for its "0"
+    patch[8:56, CELL - 11:CELL - EDGE] = 230.0  # the lighter neighbour's strip, inside the edges
+    alone = clue_glyphs(patch, 230.0, "across")
+    told = clue_glyphs(patch, 230.0, "across", light_figures=False)
+    assert alone is None or [g.shape for g in alone.glyphs] != [(14, 3), (14, 8)]
+    assert told is not None and [g.shape for g in told.glyphs] == [(14, 3), (14, 8)]
+    # the grid's tone is what most clue cells' halves say
+    clean = _clue_patch()
+    clean[10:24, 40:44] = 60.0
+    patches = {(0, k): clean for k in range(3)} | {(0, 3): patch, (0, 4): np.full((CELL, CELL), 150.0, np.float32)}
+    diagonal = {cell: 5.0 for cell in patches} | {(0, 4): 0.2}
+    assert figure_tone(patches, diagonal) is False
+    assert figure_tone({(0, 4): patches[(0, 4)]}, {(0, 4): 0.2}) is None

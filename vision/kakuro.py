@@ -36,7 +36,7 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 
 from .errors import NoPuzzleFound
 from .image_io import load_image
-from .kakuro_cells import (CLUE_DIAGONAL, DIFFERENT_STEP, DigitModel, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
+from .kakuro_cells import (CLUE_DIAGONAL, DIFFERENT_STEP, figure_tone, DigitModel, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
                            digit_model, entry_glyph, number_alternatives, number_model, segmentations, white_by_steps, whole_features,
                            boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
@@ -238,8 +238,10 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
         diagonal = {cell: diagonal_strength(patch) for cell, patch in patches.items()}
         tone_white, steps = white_probabilities(tones), boundary_steps(patches, level)
         options: list[tuple[frozenset[Cell], dict[Cell, float]]] = []
-        figures, model = Figures(patches, level), digit_model()
-        views = (NumberView(figures, model), NumberView(Figures(patches, level, local=True), digit_model(local=True)))
+        tone = figure_tone(patches, diagonal)
+        figures, model = Figures(patches, level, light_figures=tone), digit_model()
+        views = (NumberView(figures, model),
+                 NumberView(Figures(patches, level, local=True, light_figures=tone), digit_model(local=True)))
         said, sure = runs_by_figures(figures, diagonal, model)
         for weight in (TONE_WEIGHT, TRUSTED_TONE_WEIGHT):
             white = white_by_steps(tone_white, steps, edge, weight, said)
@@ -653,17 +655,19 @@ def _segmentation_weight(number: NumberGlyphs, k: int, sure: float) -> float:
 
 class Figures:
     """The glyphs of a clue cell's number in one of its halves (:func:`clue_glyphs`), each half
-    looked at once however often it is asked for: ``figures(cell, direction)``."""
+    looked at once however often it is asked for: ``figures(cell, direction)``; ``light_figures``
+    is the tone of the grid's figures (:func:`vision.kakuro_cells.figure_tone`)."""
 
-    def __init__(self, patches: dict, level: dict, local: bool = False):
-        self.patches, self.level, self.local = patches, level, local
+    def __init__(self, patches: dict, level: dict, local: bool = False, light_figures: bool | None = None):
+        self.patches, self.level, self.local, self.light_figures = patches, level, local, light_figures
         self.rows = max(r for r, _ in patches) + 1
         self.cols = max(c for _, c in patches) + 1
         self._seen: dict[Slot, NumberGlyphs | None] = {}
 
     def __call__(self, cell: Cell, direction: str) -> NumberGlyphs | None:
         if (cell, direction) not in self._seen:
-            self._seen[(cell, direction)] = clue_glyphs(self.patches[cell], self.level[cell], direction, self.local)
+            self._seen[(cell, direction)] = clue_glyphs(self.patches[cell], self.level[cell], direction, self.local,
+                                                        self.light_figures)
         return self._seen[(cell, direction)]
 
 

@@ -418,7 +418,8 @@ class NumberGlyphs:
     """The ink of the whole number (every glyph on its line), cropped to their joint box."""
 
 
-def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, local: bool = False) -> np.ndarray:
+def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, local: bool = False,
+            light_figures: bool | None = None) -> np.ndarray:
     """How far each pixel is from the fill towards the figures' tone, as a share of the strongest
     such difference inside ``where`` (so thin, blurred figures reach 1 too); 0..1. The figures are
     light (on a dark fill) when the light tail of the grey levels inside ``where`` reaches further
@@ -427,9 +428,16 @@ def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, loc
     The fill is ``fill`` everywhere, or with ``local`` the patch's own grey closing over LOCAL_FILL
     pixels (an opening for light figures): the fill around each pixel, so a shadow's edge or a
     light's falloff across the cell is no ink (held-out hard kk3131-0152: against the one fill, the
-    "2" of a "12" on the bright side of a light's falloff was barely ink and only the "1" was seen)."""
+    "2" of a "12" on the bright side of a light's falloff was barely ink and only the "1" was seen).
+    ``light_figures`` is the tone of the grid's figures (:func:`figure_tone`): it wins over the tails
+    when its own tail reaches FIGURE_INK (a strip of the lighter cell beside, where the lattice runs a
+    little off, is as far from a shadowed grey fill as its dark figures: hard kk4747-0008's "10")."""
     if where.any():
-        light = float(np.percentile(patch[where] - fill, 99.5)) > float(np.percentile(fill - patch[where], 99.5))
+        light_tail, dark_tail = _tails(patch, fill, where)
+        light = light_tail > dark_tail
+        if light_figures is not None and light != light_figures and \
+                (light_tail if light_figures else dark_tail) >= FIGURE_INK:
+            light = light_figures
     else:
         light = fill < 0.5 * white
     if local:
@@ -443,17 +451,53 @@ def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, loc
     return np.clip(diff / max(25.0, peak), 0.0, 1.0).astype(np.float32)
 
 
-def clue_glyphs(patch: np.ndarray, white: float, direction: str, local: bool = False) -> NumberGlyphs | None:
+def clue_glyphs(patch: np.ndarray, white: float, direction: str, local: bool = False,
+                light_figures: bool | None = None) -> NumberGlyphs | None:
     """The digit glyphs of a clue cell's ``'across'`` (upper-right half) or ``'down'`` (lower-left)
     number, or None when none are seen; with ``local``, of the ink over the local fill
-    (:func:`ink_map`)."""
+    (:func:`ink_map`, which also says what ``light_figures`` does)."""
+    half, shift, width = clue_half(patch, direction)
+    fill = float(np.median(patch[half]))
+    ink = np.where(half, ink_map(patch, fill, white, half, local, light_figures), 0.0)
+    return _number(_without_diagonal_remnants(ink, shift, width))
+
+
+def clue_half(patch: np.ndarray, direction: str) -> tuple[np.ndarray, int, int]:
+    """``(mask, shift, width)``: the pixels of a clue cell's ``'across'`` (upper-right) or ``'down'``
+    (lower-left) half beyond the band round its diagonal (:func:`diagonal_line`: ``shift``,
+    ``width``) and inside the blanked edges."""
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     shift, width = diagonal_line(patch)
     half = (xs - ys - shift > width) if direction == "across" else (ys - xs + shift > width)
-    half &= (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
-    fill = float(np.median(patch[half]))
-    ink = np.where(half, ink_map(patch, fill, white, half, local), 0.0)
-    return _number(_without_diagonal_remnants(ink, shift, width))
+    return half & (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE), shift, width
+
+
+def _tails(patch: np.ndarray, fill: float, where: np.ndarray) -> tuple[float, float]:
+    """How far the lightest and the darkest pixels inside ``where`` reach from the fill (99.5th
+    percentiles)."""
+    return float(np.percentile(patch[where] - fill, 99.5)), float(np.percentile(fill - patch[where], 99.5))
+
+
+FIGURE_INK = 25.0
+"""Grey levels a half's tail must reach from its fill to count as a figure's ink (:func:`figure_tone`,
+:func:`ink_map`)."""
+
+
+def figure_tone(patches: dict, diagonal: dict) -> bool | None:
+    """Whether the clue figures of the grid are light (on dark fills) rather than dark: what most
+    halves of the cells showing a diagonal (CLUE_DIAGONAL) say by their tails (:func:`ink_map`), of
+    those whose farther tail reaches FIGURE_INK; None when none does. A Kakuro prints all its
+    numbers alike, so this decides a half its own tails leave in doubt."""
+    votes = []
+    for cell, patch in patches.items():
+        if diagonal[cell] < CLUE_DIAGONAL:
+            continue
+        for direction in ("across", "down"):
+            half, _, _ = clue_half(patch, direction)
+            light_tail, dark_tail = _tails(patch, float(np.median(patch[half])), half)
+            if max(light_tail, dark_tail) >= FIGURE_INK:
+                votes.append(light_tail > dark_tail)
+    return 2 * sum(votes) > len(votes) if votes else None
 
 
 REMNANT_NEAR, REMNANT_THIN = 0.7, 0.35
