@@ -441,10 +441,8 @@ def repaired_layouts(best: "_Outcome", tone_white: dict[Cell, float], steps: dic
     for ((r, c), direction), alts in sorted(best.numbers.items()):
         if alts:
             continue
-        dr, dc = (0, 1) if direction == "across" else (1, 0)
-        after = end = (r + dr, c + dc)
-        while end in best.layout:
-            end = (end[0] + dr, end[1] + dc)
+        after = (r, c + 1) if direction == "across" else (r + 1, c)
+        _, end = _run_end(best.layout, (r, c), direction)
         if (r, c) not in edge and diagonal[(r, c)] < CLUE_DIAGONAL:  # no clue cell: a white one, or a block
             turns.append(((r, c), 1))
             if said.get(after, (0, 0.0))[0] != 1:  # not the cell a number read surely says is white
@@ -453,11 +451,8 @@ def repaired_layouts(best: "_Outcome", tone_white: dict[Cell, float], steps: dic
             turns.append((end, 1))
     if best.status != "unique":  # runs whose next cell looks like their last one: a shadow over both
         ends = []
-        for (r, c), direction in sorted(best.numbers):
-            dr, dc = (0, 1) if direction == "across" else (1, 0)
-            last, end = (r, c), (r + dr, c + dc)
-            while end in best.layout:
-                last, end = end, (end[0] + dr, end[1] + dc)
+        for cell, direction in sorted(best.numbers):
+            last, end = _run_end(best.layout, cell, direction)
             step = abs(steps.get((last, end), DIFFERENT_STEP))
             if end in diagonal and end not in edge and diagonal[end] < CLUE_DIAGONAL and step < DIFFERENT_STEP:
                 ends.append((step, end))
@@ -471,6 +466,16 @@ def repaired_layouts(best: "_Outcome", tone_white: dict[Cell, float], steps: dic
                 if candidate != best.layout and all(candidate != other for other, _ in out):
                     out.append((candidate, told))
     return out
+
+
+def _run_end(layout: frozenset[Cell], cell: Cell, direction: str) -> tuple[Cell, Cell]:
+    """``(last, after)``: the last white cell of the run a clue cell begins (the clue cell itself
+    when it begins none) and the cell after it."""
+    dr, dc = (0, 1) if direction == "across" else (1, 0)
+    last, after = cell, (cell[0] + dr, cell[1] + dc)
+    while after in layout:
+        last, after = after, (after[0] + dr, after[1] + dc)
+    return last, after
 
 
 FIGURE_DIAGONAL = 2 * CLUE_DIAGONAL
