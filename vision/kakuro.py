@@ -423,20 +423,24 @@ FORCED_COST = 50.0
 more than they can."""
 
 
-def repaired_layouts(best: "_Outcome", tone_white: dict[Cell, float], steps: dict, edge: frozenset[Cell],
+def repaired_layouts(best: _Outcome, tone_white: dict[Cell, float], steps: dict, edge: frozenset[Cell],
                      said: dict[Cell, tuple[int, float]], sure: dict[Slot, int], diagonal: dict[Cell, float],
                      rows: int, cols: int) -> list[tuple[frozenset[Cell], dict[Cell, tuple[int, float]]]]:
-    """Layouts to read when the best one so far needs a number that its clue cell does not show (no
-    figure, or none its run can add up to): when that cell shows no diagonal and is not in the first
-    row or column, it turned white (a white cell under a shadow as dark as a block) or the cell after
-    it turned dark (a block in a glare: kk7575-0098; not by a clue cell whose diagonal shows, as its
-    figure may just be too faint to see); or the cell after its run turned white (a run cut
-    short by a shadow); and when the best has no solution or several, the cell after any run that differs from
-    the run's last cell by less than DIFFERENT_STEP across their boundary turned white, likest
-    first. Each with the boundary steps and tones settling its neighbours as in
-    :func:`vision.kakuro_cells.white_by_steps` (the turned cell told at FORCED_COST, both tone weights),
-    and each also :func:`lengthened`. ``said`` is what the figures say (:func:`runs_by_figures`) with
-    the turns that made ``best``'s layout, if any: each layout comes with them and its own turn."""
+    """Layouts to read when ``best`` needs a number that its clue cell does not show (no figure, or
+    none its run can add up to), or has no single solution. Each has one cell turned:
+
+    * for a number not shown whose clue cell shows no diagonal and is not in the first row or
+      column: that cell white (a white cell under a shadow as dark as a block), or the cell after it
+      dark (a block in a glare: kk7575-0098) — not by a clue cell whose diagonal shows, whose figure
+      may just be too faint to see;
+    * for any number not shown: the cell after its run white (a run cut short by a shadow);
+    * when ``best`` has no solution or several: the cell after any run that differs from the run's
+      last cell by less than DIFFERENT_STEP across their boundary white, likest first.
+
+    The turned cell is told to :func:`vision.kakuro_cells.white_by_steps` at FORCED_COST, so the
+    steps and tones settle its neighbours with it (both tone weights), and each layout is also
+    :func:`lengthened`. ``said`` is what the figures say (:func:`runs_by_figures`) with the turns
+    that made ``best``'s layout, if any; each layout comes with them and its own turn."""
     turns = []
     for ((r, c), direction), alts in sorted(best.numbers.items()):
         if alts:
