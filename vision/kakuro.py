@@ -274,23 +274,23 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
     outcomes = [outcome for layout, white in options if (outcome := read_layout(layout, white)) is not None]
     tried = {layout for layout, _ in options}
     told_by: dict[frozenset[Cell], dict[Cell, tuple[int, float]]] = {}  # a repaired layout's turns, with what the figures said
-    ahead = sorted((outcome for outcome in outcomes if outcome.status != "unique" or outcome.missing), key=_better)[:1]
+    parent = min((outcome for outcome in outcomes if outcome.status != "unique" or outcome.missing), key=_better,
+                 default=None)
     for _ in range(REPAIR_ROUNDS):  # layouts that need numbers the photo does not show: turn cells
-        if not ahead or ((best := min(outcomes, key=_better)).status == "unique" and not best.missing
-                         and best.cost <= REPAIR_COST):
+        if parent is None or ((best := min(outcomes, key=_better)).status == "unique" and not best.missing
+                              and best.cost <= REPAIR_COST):
             break
         repairs = []
         with timed_stage(seconds, "cells"):
-            for outcome in ahead:
-                for layout, told in repaired_layouts(outcome, tone_white, steps, edge, told_by.get(outcome.layout, said),
-                                                     sure, diagonal, grid.rows, grid.cols):
-                    if layout not in tried:
-                        tried.add(layout)
-                        told_by[layout] = told
-                        repairs.append((layout, outcome.white))
-        found = [outcome for layout, white in repairs[:REPAIRS] if (outcome := read_layout(layout, white)) is not None]
+            for layout, told in repaired_layouts(parent, tone_white, steps, edge, told_by.get(parent.layout, said),
+                                                 sure, diagonal, grid.rows, grid.cols):
+                if layout not in tried:
+                    tried.add(layout)
+                    told_by[layout] = told
+                    repairs.append(layout)
+        found = [outcome for layout in repairs[:REPAIRS] if (outcome := read_layout(layout, parent.white)) is not None]
         outcomes += found
-        ahead = sorted(found, key=_better)[:1]
+        parent = min(found, key=_better, default=None)
     if not outcomes:
         raise failure[-1] if failure else NoPuzzleFound("the cells read do not make a Kakuro")
     best = min(outcomes, key=_better)
