@@ -135,3 +135,31 @@ def test_a_number_read_digit_by_digit_is_averaged_with_its_whole_reading():
     assert mixed[31] == (1 - WHOLE_WEIGHT) * 0.8 + WHOLE_WEIGHT * 0.01
     assert max(mixed, key=mixed.get) == 34  # a sure whole reading outweighs an unsure cut
     assert set(with_whole_reading({5: 1.0}, p_whole, (3, 17))) == {5}  # 31 and 34: more than a two-cell run makes
+
+
+def test_training_photos_are_cut_without_asking_the_model_being_fitted(monkeypatch):
+    # The grid finder's keypad check reads figures with the Kakuro digit model. Cutting that model's
+    # own training photos with it made every fit on an empty cache start another fit in each of its
+    # two worker processes, until memory ran out (a fresh machine in the nineteenth round; seed 0's
+    # photo reaches the keypad check).
+    import vision.kakuro_cells as cells
+
+    def asked(*_args, **_kwargs):
+        raise AssertionError("the digit model was asked for while cutting its training photos")
+
+    monkeypatch.setattr(cells, "digit_model", asked)
+    rows, labels = cells._training_chunk(range(1))
+    assert len(rows) == len(labels) > 20
+
+
+def test_a_model_asked_for_by_its_own_training_is_a_clear_error():
+    from vision.glyphs import fitting
+
+    with fitting("some-model-v1"):
+        with pytest.raises(RuntimeError, match="its own training"):
+            with fitting("some-model-v1"):
+                pass
+        with fitting("another-model-v1"):
+            pass
+    with fitting("some-model-v1"):  # marked again once the first fit is done
+        pass

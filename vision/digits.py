@@ -34,7 +34,7 @@ import numpy as np
 from .clues import CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, ink_components, label_glyphs, rectify
 from .quantiles import quantile
 from .model import Cell, DigitReading, GridFind
-from .glyphs import cache_dir, degrade, jittered, training_puzzle
+from .glyphs import cache_dir, degrade, fitting, jittered, training_puzzle
 from .mlp import Mlp, fit_mlp, gather_rows
 
 MODEL_VERSION = "big-digits-v7"
@@ -200,8 +200,9 @@ def big_digit_model() -> Mlp:
     path = cache_dir() / f"{MODEL_VERSION}.npz"
     model = Mlp.load(path)
     if model is None:
-        flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
-        photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
+        with fitting(MODEL_VERSION):
+            flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
+            photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
         features = np.concatenate([flat[0], photos[0]])
         labels = np.concatenate([flat[1], photos[1]])
         model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)

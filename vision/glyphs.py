@@ -10,6 +10,8 @@ are built from these pieces. Fitted models are cached in ``~/.cache/kensnap`` (o
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -79,6 +81,27 @@ def cache_dir() -> Path:
     return root
 
 
+_FITTING: set[str] = set()
+"""The models being fitted in this process, and so in the processes it forks for training rows."""
+
+
+@contextmanager
+def fitting(name: str) -> Iterator[None]:
+    """Mark the model ``name`` as being fitted while the block runs. Asking to fit it again inside
+    — training photos cut by code that reads with that very model, in this process or one forked to
+    gather rows — raises RuntimeError at once: without the mark each fit starts another, each on two
+    new processes, until the machine runs out of memory (what a fresh cache met in the nineteenth
+    round, through the Kakuro keypad check)."""
+    if name in _FITTING:
+        raise RuntimeError(f"the model {name!r} was asked for by its own training; fit it first or cut "
+                           "its training photos without it")
+    _FITTING.add(name)
+    try:
+        yield
+    finally:
+        _FITTING.discard(name)
+
+
 def save_model(model: GlyphModel, path: Path) -> None:
     """Write a model as ``.npz`` (atomically: a temporary file renamed)."""
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
@@ -102,7 +125,8 @@ def cached_model(name: str, fit) -> GlyphModel:
     path = cache_dir() / f"{name}.npz"
     model = load_model(path)
     if model is None:
-        model = fit()
+        with fitting(name):
+            model = fit()
         save_model(model, path)
     return model
 

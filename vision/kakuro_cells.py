@@ -54,7 +54,7 @@ from .bend import band_profile, bend_field
 from .kakuro_grid import KakuroGridFind
 from .convnet import ConvNet, fit_convnet
 from .mlp import Mlp, fit_mlp, gather_rows
-from .glyphs import cache_dir
+from .glyphs import cache_dir, fitting
 
 MODEL_VERSION = "kakuro-digits-v17"
 LOCAL_MODEL_VERSION = "kakuro-digits-local-v1"
@@ -763,7 +763,8 @@ def digit_model(local: bool = False) -> DigitModel:
     mlp_path, conv_path = (cache_dir() / f"{version}-{kind}.npz" for kind in ("mlp", "conv"))
     mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
     if mlp is None or conv is None:
-        rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
+        with fitting(version):
+            rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
         mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
         conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS, shape=(WINDOW, WINDOW),
                            hidden=128, epochs=CONV_EPOCHS, seed=1)
@@ -789,7 +790,8 @@ def number_model(local: bool = False) -> ConvNet:
     path = cache_dir() / f"{LOCAL_NUMBER_MODEL_VERSION if local else NUMBER_MODEL_VERSION}.npz"
     net = ConvNet.load(path)
     if net is None:
-        rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
+        with fitting(path.stem):
+            rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
         net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
         net.save(path)
     return net
@@ -890,7 +892,7 @@ def _training_grid(photo, rows: int, cols: int, seed: int) -> KakuroGridFind:
     from .errors import NoPuzzleFound
     from .kakuro_grid import find_kakuro_grid, rectify_grid
     try:
-        found = find_kakuro_grid(photo.image)
+        found = find_kakuro_grid(photo.image, keypad=False)  # the keypad check asks the model being fitted
         if (found.rows, found.cols) == (rows, cols):
             return found
     except NoPuzzleFound:

@@ -703,11 +703,14 @@ def snap(profile: np.ndarray, n: int, length: int) -> tuple[float, ...]:
     return tuple(float(np.clip(x, 0, length - 1)) for x in out)
 
 
-def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = None) -> KakuroGridFind:
+def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = None,
+                     keypad: bool = True) -> KakuroGridFind:
     """The Kakuro grid in an RGB image; raises NoPuzzleFound when no candidate looks like one.
     ``kenken``: what the KenKen finder (:func:`vision.grid.find_grid`) found in this image when the
     caller already asked it (an empty tuple: nothing) — its outline is one more candidate; None:
-    it is asked here."""
+    it is asked here. ``keypad``: look for an app's keypad under the grid, which reads its figures
+    with the Kakuro digit model (False while that model's training photos are cut: the model
+    cannot be asked while it is being fitted)."""
     gray, scale = work_copy(image)
     levels = pyramid(gray)
     if kenken is None:
@@ -726,7 +729,7 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     quad, best = _chosen(found)
     if (again := _probed(levels, [aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
         best = again[0][1]  # a far clearer lattice (a smaller gain is mostly an outline a pixel over)
-    if (fitted := fitted_lines(gray, best)) is not best:
+    if (fitted := fitted_lines(gray, best, keypad)) is not best:
         again = probe(levels, fitted.corners)  # its lines fitted to the photo's edges again
         best = again if again is not None and (again.rows, again.cols) == (fitted.rows, fitted.cols) else fitted
     best = lattice_fitted(gray, best)
@@ -793,9 +796,9 @@ def _edges_at(edges: np.ndarray, h: np.ndarray, points: np.ndarray) -> np.ndarra
                      borderMode=cv2.BORDER_REPLICATE)[0]
 
 
-def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
+def fitted_lines(gray: np.ndarray, found: Probe, keypad: bool = True) -> Probe:
     """``found`` with its lattice's lines of cells fitted to the grid's: an app's keypad taken off
-    (:func:`_keypad_rows`); on the right and at the bottom, last lines that no boundary crosses taken
+    (:func:`_keypad_rows`, when ``keypad``); on the right and at the bottom, last lines that no boundary crosses taken
     off (:func:`_uncrossed`: an app's light frame round the grid, or the page in a shadow beside it;
     no line of a Kakuro's cells is uniform); then on each side up to EXTEND_MOST lines added while
     the next one looks like the grid's (a candidate that covers only part of the grid — a shadow's
@@ -803,7 +806,7 @@ def fitted_lines(gray: np.ndarray, found: Probe) -> Probe:
     left and at the top a line is added only when the lattice's first line holds light cells, as no
     Kakuro's first line does (the first row and column hold only blocks and clue cells, between which
     often no boundary shows)."""
-    counts = {"right": 0, "left": 0, "bottom": -_keypad_rows(gray, found), "top": 0}
+    counts = {"right": 0, "left": 0, "bottom": -_keypad_rows(gray, found) if keypad else 0, "top": 0}
     for side in ("right", "bottom"):
         counts[side] -= _uncrossed(gray, found, counts, side)
     for side in counts:

@@ -29,7 +29,7 @@ import numpy as np
 from .label_reader import BLANK, STRIP_CLASSES, STRIP_H, WINDOW, frame_features, label_strip
 from .convnet import ConvNet, fit_convnet
 from .mlp import gather_rows
-from .glyphs import cache_dir, jittered, training_puzzle
+from .glyphs import cache_dir, fitting, jittered, training_puzzle
 
 MODEL_VERSION = "clue-strips-v5"
 TRAINING_PUZZLES = 6400
@@ -97,7 +97,8 @@ def label_model() -> LabelModel:
              for k, seed in enumerate(SEEDS)]
     members = [ConvNet.load(path) for path in paths]
     if any(member is None for member in members):
-        features, targets = _training_rows()
+        with fitting(MODEL_VERSION):
+            features, targets = _training_rows()
         for k, (seed, path) in enumerate(zip(SEEDS, paths)):
             if members[k] is None:
                 members[k] = fit_convnet(features, targets, STRIP_CLASSES, shape=(STRIP_H, WINDOW), channels=CHANNELS,
