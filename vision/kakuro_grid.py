@@ -818,8 +818,8 @@ def fitted_lines(gray: np.ndarray, found: Probe, keypad: bool = True) -> Probe:
     if not any(counts.values()):
         return found
     fitted = _widened(found, counts)
-    if counts["bottom"] > 0 and (keypad := min(counts["bottom"], _keypad_rows(gray, fitted))):
-        counts["bottom"] -= keypad  # a row added that is an app's keypad
+    if keypad and counts["bottom"] > 0 and (buttons := min(counts["bottom"], _keypad_rows(gray, fitted))):
+        counts["bottom"] -= buttons  # a row added that is an app's keypad
         fitted = _widened(found, counts) if any(counts.values()) else found
     return fitted
 
