@@ -151,15 +151,3 @@ def test_training_photos_are_cut_without_asking_the_model_being_fitted(monkeypat
     rows, labels = cells._training_chunk([0, 66])
     assert len(rows) == len(labels) > 40
 
-
-def test_a_model_asked_for_by_its_own_training_is_a_clear_error():
-    from vision.glyphs import fitting
-
-    with fitting("some-model-v1"):
-        with pytest.raises(RuntimeError, match="its own training"):
-            with fitting("some-model-v1"):
-                pass
-        with fitting("another-model-v1"):
-            pass
-    with fitting("some-model-v1"):  # marked again once the first fit is done
-        pass

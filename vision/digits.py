@@ -201,12 +201,14 @@ def big_digit_model() -> Mlp:
     model = Mlp.load(path)
     if model is None:
         with fitting(MODEL_VERSION):
-            flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
-            photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
-        features = np.concatenate([flat[0], photos[0]])
-        labels = np.concatenate([flat[1], photos[1]])
-        model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)
-        model.save(path)
+            model = Mlp.load(path)  # fitted meanwhile by another process?
+            if model is None:
+                flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
+                photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
+                features = np.concatenate([flat[0], photos[0]])
+                labels = np.concatenate([flat[1], photos[1]])
+                model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)
+                model.save(path)
     return model
 
 

@@ -87,19 +87,30 @@ _FITTING: set[str] = set()
 
 @contextmanager
 def fitting(name: str) -> Iterator[None]:
-    """Mark the model ``name`` as being fitted while the block runs. Asking to fit it again inside
-    — training photos cut by code that reads with that very model, in this process or one forked to
-    gather rows — raises RuntimeError at once: without the mark each fit starts another, each on two
-    new processes, until the machine runs out of memory (what a fresh cache met in the nineteenth
-    round, through the Kakuro keypad check)."""
+    """Hold the right to fit the model ``name`` while the block runs; load the cache again inside
+    the block, as another process may have fitted the model meanwhile.
+
+    - Across processes: an exclusive lock on ``<cache>/<name>.lock``. A second process that needs the
+      same missing model (the app and a ``kensnap read`` on a fresh machine, or a test run beside a
+      fit) waits for the first to save it instead of fitting it again beside it.
+    - Within one process and those it forks to gather training rows: asking to fit the model again
+      inside the block — training photos cut by code that reads with that very model — raises
+      RuntimeError at once. Without this each fit started another, each on two new processes, until
+      the machine ran out of memory (a fresh cache in the nineteenth round, through the Kakuro
+      keypad check)."""
     if name in _FITTING:
         raise RuntimeError(f"the model {name!r} was asked for by its own training; fit it first or cut "
                            "its training photos without it")
-    _FITTING.add(name)
-    try:
-        yield
-    finally:
-        _FITTING.discard(name)
+    import fcntl
+
+    with open(cache_dir() / f"{name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        _FITTING.add(name)
+        try:
+            yield
+        finally:
+            _FITTING.discard(name)
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def save_model(model: GlyphModel, path: Path) -> None:
@@ -126,8 +137,10 @@ def cached_model(name: str, fit) -> GlyphModel:
     model = load_model(path)
     if model is None:
         with fitting(name):
-            model = fit()
-        save_model(model, path)
+            model = load_model(path)
+            if model is None:
+                model = fit()
+                save_model(model, path)
     return model
 
 

@@ -764,12 +764,14 @@ def digit_model(local: bool = False) -> DigitModel:
     mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
     if mlp is None or conv is None:
         with fitting(version):
-            rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
-        mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
-        conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS, shape=(WINDOW, WINDOW),
-                           hidden=128, epochs=CONV_EPOCHS, seed=1)
-        mlp.save(mlp_path)
-        conv.save(conv_path)
+            mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)  # fitted meanwhile by another process?
+            if mlp is None or conv is None:
+                rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
+                mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
+                conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS,
+                                   shape=(WINDOW, WINDOW), hidden=128, epochs=CONV_EPOCHS, seed=1)
+                mlp.save(mlp_path)
+                conv.save(conv_path)
     return DigitModel(mlp, conv)
 
 
@@ -791,9 +793,11 @@ def number_model(local: bool = False) -> ConvNet:
     net = ConvNet.load(path)
     if net is None:
         with fitting(path.stem):
-            rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
-        net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
-        net.save(path)
+            net = ConvNet.load(path)  # fitted meanwhile by another process?
+            if net is None:
+                rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
+                net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
+                net.save(path)
     return net
 
 

@@ -98,12 +98,14 @@ def label_model() -> LabelModel:
     members = [ConvNet.load(path) for path in paths]
     if any(member is None for member in members):
         with fitting(MODEL_VERSION):
-            features, targets = _training_rows()
-        for k, (seed, path) in enumerate(zip(SEEDS, paths)):
-            if members[k] is None:
-                members[k] = fit_convnet(features, targets, STRIP_CLASSES, shape=(STRIP_H, WINDOW), channels=CHANNELS,
-                                         hidden=HIDDEN, epochs=EPOCHS, seed=seed)
-                members[k].save(path)
+            members = [ConvNet.load(path) for path in paths]  # fitted meanwhile by another process?
+            if any(member is None for member in members):
+                features, targets = _training_rows()
+                for k, (seed, path) in enumerate(zip(SEEDS, paths)):
+                    if members[k] is None:
+                        members[k] = fit_convnet(features, targets, STRIP_CLASSES, shape=(STRIP_H, WINDOW),
+                                                 channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS, seed=seed)
+                        members[k].save(path)
     return LabelModel(tuple(members))
 
 

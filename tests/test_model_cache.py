@@ -1,0 +1,57 @@
+"""The on-disk model cache (vision.glyphs): a model is fitted once, by one process, and never by its
+own training."""
+import numpy as np
+import pytest
+
+
+def test_a_model_asked_for_by_its_own_training_is_a_clear_error():
+    from vision.glyphs import fitting
+
+    with fitting("some-model-v1"):
+        with pytest.raises(RuntimeError, match="its own training"):
+            with fitting("some-model-v1"):
+                pass
+        with fitting("another-model-v1"):
+            pass
+    with fitting("some-model-v1"):  # marked again once the first fit is done
+        pass
+
+
+def _slow_fit():
+    import time
+
+    from vision.glyphs import fit_model
+    time.sleep(3.0)
+    return fit_model(np.eye(3, dtype=np.float32), np.arange(3), ("a", "b", "c"), k=1)
+
+
+def _fit_in_another_process(cache):
+    import os
+
+    os.environ["KENSNAP_CACHE"] = str(cache)
+    from vision.glyphs import cached_model
+    cached_model("tiny-v1", _slow_fit)
+
+
+def test_a_model_another_process_is_fitting_is_waited_for_not_fitted_again(tmp_path, monkeypatch):
+    # Two readers on a fresh machine (the app and a command, or tests beside a fit) fitted the same
+    # model side by side, each taking the whole machine for hours; now the second waits and loads.
+    import multiprocessing
+    import time
+
+    from vision.glyphs import cached_model
+
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    other = multiprocessing.get_context("fork").Process(target=_fit_in_another_process, args=(tmp_path,))
+    other.start()
+    started = time.monotonic()
+    while not (tmp_path / "tiny-v1.lock").exists() and time.monotonic() - started < 1.0:
+        time.sleep(0.02)
+    time.sleep(0.2)  # the lock is taken right after its file is opened
+
+    def fit_again():
+        raise AssertionError("fitted a second time while another process was fitting it")
+
+    model = cached_model("tiny-v1", fit_again)
+    other.join()
+    assert model.classes == ("a", "b", "c") and other.exitcode == 0
