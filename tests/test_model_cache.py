@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 
-def test_a_model_asked_for_by_its_own_training_is_a_clear_error():
+def test_a_model_asked_for_by_its_own_training_is_a_clear_error(tmp_path, monkeypatch):
     from vision.glyphs import fitting
+
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
 
     with fitting("some-model-v1"):
         with pytest.raises(RuntimeError, match="its own training"):
