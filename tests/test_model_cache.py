@@ -57,3 +57,27 @@ def test_a_model_another_process_is_fitting_is_waited_for_not_fitted_again(tmp_p
     model = cached_model("tiny-v1", fit_again)
     other.join()
     assert model.classes == ("a", "b", "c") and other.exitcode == 0
+
+
+def test_load_or_fit_loads_again_under_the_lock_and_fits_only_what_is_missing(tmp_path, monkeypatch):
+    from vision.glyphs import load_or_fit
+
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    calls = []
+    saved = {}
+
+    def load():
+        calls.append("load")
+        return saved.get("model")
+
+    def fit():
+        calls.append("fit")
+        saved["model"] = "fitted"
+        return "fitted"
+
+    assert load_or_fit("m-v1", load, fit) == "fitted"
+    assert calls == ["load", "load", "fit"]  # tried again under the lock before fitting
+    calls.clear()
+    assert load_or_fit("m-v1", load, fit) == "fitted"
+    assert calls == ["load"]
+    assert (tmp_path / "m-v1.lock").exists()

@@ -34,7 +34,7 @@ import numpy as np
 from .clues import CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, ink_components, label_glyphs, rectify
 from .quantiles import quantile
 from .model import Cell, DigitReading, GridFind
-from .glyphs import cache_dir, degrade, fitting, jittered, training_puzzle
+from .glyphs import cache_dir, degrade, jittered, load_or_fit, training_puzzle
 from .mlp import Mlp, fit_mlp, gather_rows
 
 MODEL_VERSION = "big-digits-v7"
@@ -198,18 +198,17 @@ def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Ce
 def big_digit_model() -> Mlp:
     """The big-digit model, from the disk cache or fitted now (about five minutes)."""
     path = cache_dir() / f"{MODEL_VERSION}.npz"
-    model = Mlp.load(path)
-    if model is None:
-        with fitting(MODEL_VERSION):
-            model = Mlp.load(path)  # fitted meanwhile by another process?
-            if model is None:
-                flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
-                photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
-                features = np.concatenate([flat[0], photos[0]])
-                labels = np.concatenate([flat[1], photos[1]])
-                model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)
-                model.save(path)
-    return model
+
+    def fit() -> Mlp:
+        flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
+        photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
+        features = np.concatenate([flat[0], photos[0]])
+        labels = np.concatenate([flat[1], photos[1]])
+        model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)
+        model.save(path)
+        return model
+
+    return load_or_fit(MODEL_VERSION, lambda: Mlp.load(path), fit)
 
 
 def training_digits(seeds) -> tuple[list[np.ndarray], list[int]]:

@@ -10,10 +10,11 @@ are built from these pieces. Fitted models are cached in ``~/.cache/kensnap`` (o
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
@@ -81,6 +82,7 @@ def cache_dir() -> Path:
     return root
 
 
+M = TypeVar("M")
 _FITTING: set[str] = set()
 """The models being fitted in this process, and so in the processes it forks for training rows."""
 
@@ -113,6 +115,19 @@ def fitting(name: str) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+def load_or_fit(name: str, load: Callable[[], M | None], fit: Callable[[], M]) -> M:
+    """The model ``load()`` gives; when it gives None (not in the cache, or not whole), the model
+    ``fit()`` makes and saves — asked for under :func:`fitting`, with ``load()`` tried again first,
+    so that a model another process fitted meanwhile is loaded, not fitted again."""
+    model = load()
+    if model is None:
+        with fitting(name):
+            model = load()
+            if model is None:
+                model = fit()
+    return model
+
+
 def save_model(model: GlyphModel, path: Path) -> None:
     """Write a model as ``.npz`` (atomically: a temporary file renamed)."""
     tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
@@ -134,14 +149,13 @@ def load_model(path: Path) -> GlyphModel | None:
 def cached_model(name: str, fit) -> GlyphModel:
     """The model cached as ``<name>.npz``, fitted by ``fit()`` and saved when absent."""
     path = cache_dir() / f"{name}.npz"
-    model = load_model(path)
-    if model is None:
-        with fitting(name):
-            model = load_model(path)
-            if model is None:
-                model = fit()
-                save_model(model, path)
-    return model
+
+    def fit_and_save() -> GlyphModel:
+        model = fit()
+        save_model(model, path)
+        return model
+
+    return load_or_fit(name, lambda: load_model(path), fit_and_save)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -54,7 +54,7 @@ from .bend import band_profile, bend_field
 from .kakuro_grid import KakuroGridFind
 from .convnet import ConvNet, fit_convnet
 from .mlp import Mlp, fit_mlp, gather_rows
-from .glyphs import cache_dir, fitting
+from .glyphs import cache_dir, load_or_fit
 
 MODEL_VERSION = "kakuro-digits-v17"
 LOCAL_MODEL_VERSION = "kakuro-digits-local-v1"
@@ -761,18 +761,21 @@ def digit_model(local: bool = False) -> DigitModel:
     beside the other (:func:`vision.kakuro.read_numbers`)."""
     version = LOCAL_MODEL_VERSION if local else MODEL_VERSION
     mlp_path, conv_path = (cache_dir() / f"{version}-{kind}.npz" for kind in ("mlp", "conv"))
-    mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
-    if mlp is None or conv is None:
-        with fitting(version):
-            mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)  # fitted meanwhile by another process?
-            if mlp is None or conv is None:
-                rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
-                mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
-                conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS,
-                                   shape=(WINDOW, WINDOW), hidden=128, epochs=CONV_EPOCHS, seed=1)
-                mlp.save(mlp_path)
-                conv.save(conv_path)
-    return DigitModel(mlp, conv)
+
+    def load() -> DigitModel | None:
+        mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
+        return None if mlp is None or conv is None else DigitModel(mlp, conv)
+
+    def fit() -> DigitModel:
+        rows, labels = training_glyphs(range(TRAINING_PUZZLES), local=local)
+        mlp = fit_mlp(rows, labels, DIGITS, hidden=(256, 128), epochs=40, seed=1)
+        conv = fit_convnet(np.ascontiguousarray(rows[:, :WINDOW * WINDOW]), labels, DIGITS,
+                           shape=(WINDOW, WINDOW), hidden=128, epochs=CONV_EPOCHS, seed=1)
+        mlp.save(mlp_path)
+        conv.save(conv_path)
+        return DigitModel(mlp, conv)
+
+    return load_or_fit(version, load, fit)
 
 
 NUMBER_MODEL_VERSION = "kakuro-numbers-v1"
@@ -790,15 +793,14 @@ def number_model(local: bool = False) -> ConvNet:
     (seeds 20000–20159, 4,121 numbers) read right: 95.7% (two-digit 95.2%). With ``local``, the
     one fitted on numbers cut from the ink over the local fill (see :func:`digit_model`)."""
     path = cache_dir() / f"{LOCAL_NUMBER_MODEL_VERSION if local else NUMBER_MODEL_VERSION}.npz"
-    net = ConvNet.load(path)
-    if net is None:
-        with fitting(path.stem):
-            net = ConvNet.load(path)  # fitted meanwhile by another process?
-            if net is None:
-                rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
-                net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
-                net.save(path)
-    return net
+
+    def fit() -> ConvNet:
+        rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)
+        net = fit_convnet(rows, labels, NUMBERS, shape=WHOLE_SHAPE, hidden=128, epochs=CONV_EPOCHS, seed=1)
+        net.save(path)
+        return net
+
+    return load_or_fit(path.stem, lambda: ConvNet.load(path), fit)
 
 
 def training_numbers(seeds, workers: int = 2, local: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -29,7 +29,7 @@ import numpy as np
 from .label_reader import BLANK, STRIP_CLASSES, STRIP_H, WINDOW, frame_features, label_strip
 from .convnet import ConvNet, fit_convnet
 from .mlp import gather_rows
-from .glyphs import cache_dir, fitting, jittered, training_puzzle
+from .glyphs import cache_dir, jittered, load_or_fit, training_puzzle
 
 MODEL_VERSION = "clue-strips-v5"
 TRAINING_PUZZLES = 6400
@@ -95,18 +95,22 @@ def label_model() -> LabelModel:
     fit that is missing)."""
     paths = [cache_dir() / (f"{MODEL_VERSION}.npz" if k == 0 else f"{MODEL_VERSION}-seed{seed}.npz")
              for k, seed in enumerate(SEEDS)]
-    members = [ConvNet.load(path) for path in paths]
-    if any(member is None for member in members):
-        with fitting(MODEL_VERSION):
-            members = [ConvNet.load(path) for path in paths]  # fitted meanwhile by another process?
-            if any(member is None for member in members):
-                features, targets = _training_rows()
-                for k, (seed, path) in enumerate(zip(SEEDS, paths)):
-                    if members[k] is None:
-                        members[k] = fit_convnet(features, targets, STRIP_CLASSES, shape=(STRIP_H, WINDOW),
-                                                 channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS, seed=seed)
-                        members[k].save(path)
-    return LabelModel(tuple(members))
+
+    def load() -> LabelModel | None:
+        members = [ConvNet.load(path) for path in paths]
+        return None if any(member is None for member in members) else LabelModel(tuple(members))
+
+    def fit() -> LabelModel:
+        members = [ConvNet.load(path) for path in paths]
+        features, targets = _training_rows()
+        for k, (seed, path) in enumerate(zip(SEEDS, paths)):
+            if members[k] is None:
+                members[k] = fit_convnet(features, targets, STRIP_CLASSES, shape=(STRIP_H, WINDOW),
+                                         channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS, seed=seed)
+                members[k].save(path)
+        return LabelModel(tuple(members))
+
+    return load_or_fit(MODEL_VERSION, load, fit)
 
 
 def _training_rows() -> tuple[np.ndarray, np.ndarray]:
