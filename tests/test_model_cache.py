@@ -81,3 +81,41 @@ def test_load_or_fit_loads_again_under_the_lock_and_fits_only_what_is_missing(tm
     assert load_or_fit("m-v1", load, fit) == "fitted"
     assert calls == ["load"]
     assert (tmp_path / "m-v1.lock").exists()
+
+
+def test_kensnap_models_lists_every_model_and_fits_none_without_asking(tmp_path, monkeypatch, capsys):
+    import json
+
+    from ui.cli import main
+
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    assert main(["models", "--json"]) == 0
+    listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert {m["name"] for m in listed} >= {"clue-strips-v5", "big-digits-v7", "kakuro-digits-v17"}
+    assert not any(m["present"] for m in listed)
+    assert all(f.startswith(str(tmp_path)) for m in listed for f in m["files"])
+    assert list(tmp_path.glob("*.npz")) == []  # listing fitted nothing
+
+
+def test_fit_missing_fits_only_the_missing_models_in_order_and_says_so(tmp_path, monkeypatch):
+    from vision import model_cache
+    from vision.model_cache import CachedModel, fit_missing
+
+    made = []
+
+    def maker(path):
+        def load():
+            made.append(path.name)
+            path.write_bytes(b"x")
+        return load
+
+    there = tmp_path / "a.npz"
+    there.write_bytes(b"x")
+    models = (CachedModel("a", "A", (there,), 1, maker(there)),
+              CachedModel("b", "B", (tmp_path / "b.npz",), 2, maker(tmp_path / "b.npz")),
+              CachedModel("c", "C", (tmp_path / "c.npz", tmp_path / "c2.npz"), 3, maker(tmp_path / "c.npz")))
+    monkeypatch.setattr(model_cache, "cached_models", lambda: models)
+    said = []
+    assert fit_missing(said.append) == ["b", "c"]
+    assert made == ["b.npz", "c.npz"]
+    assert said[0].startswith("fitting b (B): about 2 minutes") and said[2].startswith("fitting c")

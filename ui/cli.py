@@ -688,6 +688,27 @@ def cmd_corpus(args) -> int:
     return OK
 
 
+def cmd_models(args) -> int:
+    """List the photo-reading models and whether each is in the cache; with --fit, fit the missing ones."""
+    from vision.glyphs import cache_dir
+    from vision.model_cache import cached_models, fit_missing
+    if args.fit:
+        fitted = fit_missing(lambda line: print(f"kensnap models: {line}", file=sys.stderr, flush=True))
+        if not fitted:
+            print("kensnap models: every model is in the cache", file=sys.stderr)
+    models = cached_models()
+    if args.json:
+        for m in models:
+            print(json.dumps({"name": m.name, "reads": m.reads, "present": m.present,
+                              "files": [str(f) for f in m.files], "fit_minutes": m.minutes}, ensure_ascii=False))
+        return OK
+    print(f"models in {cache_dir()}:")
+    for m in models:
+        state = "ready" if m.present else f"missing (fitted on first use, or now with --fit: about {m.minutes} min)"
+        print(f"  {m.name:<26} {m.reads:<42} {state}")
+    return OK
+
+
 def _bad(args, label: str, message: str) -> int:
     """Report one bad input; returns the bad-input exit code."""
     if args.json:
@@ -806,6 +827,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("folder", metavar="DIR", help="pairs <id>.<ext> + <id>.json, like ../shared/realdev")
     p.add_argument("--json", action="store_true", help="one JSON object per image, then a summary object")
     p.set_defaults(run=cmd_eval)
+
+    p = sub.add_parser("models", help="list the photo-reading models in the cache; --fit fits the missing ones")
+    p.add_argument("--fit", action="store_true",
+                   help="fit every missing model now (hours on a fresh 2-core machine), saying which")
+    p.add_argument("--json", action="store_true", help="one JSON object per model")
+    p.set_defaults(run=cmd_models)
 
     p = sub.add_parser("app", help="start the browser app (open the printed address)")
     p.add_argument("--port", type=int, default=8501, help="port to serve on (default 8501; 0: any free port)")

@@ -1,0 +1,85 @@
+"""Every model kensnap reads photos with, where it is cached, and fitting the missing ones ahead of
+time (``kensnap models``).
+
+The models are fitted on this machine from drawings of our own renderer — no downloaded weights —
+the first time one is needed, and kept in :func:`vision.glyphs.cache_dir`. On a fresh machine that
+takes hours on two cores (the clue-label network alone about an hour and a half), so the first photo
+would wait that long without a word; :func:`fit_missing` fits them one by one up front and says
+which it is fitting. A model another process is fitting is waited for, not fitted twice
+(:func:`vision.glyphs.load_or_fit`).
+
+Example::
+
+    [m.name for m in cached_models() if not m.present]    # ['clue-strips-v5', ...]
+    fit_missing(print)
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import digits, kakuro_cells, label_training
+from .glyphs import cache_dir
+
+
+@dataclass(frozen=True)
+class CachedModel:
+    """One model: its cache name, what it reads, its files, and about how long a fit takes here."""
+
+    name: str
+    reads: str
+    files: tuple[Path, ...]
+    minutes: int
+    """Rough minutes to fit on a 2-core machine doing nothing else (drawing its training set included)."""
+    load: Callable[[], object]
+    """Returns the model, fitting and saving it first when it is missing."""
+
+    @property
+    def present(self) -> bool:
+        """Whether every file of the model is in the cache."""
+        return all(path.exists() for path in self.files)
+
+
+def cached_models() -> tuple[CachedModel, ...]:
+    """Every model, in the order :func:`fit_missing` fits them (the ones the most photos need first)."""
+    root = cache_dir()
+    label_files = tuple(root / (f"{label_training.MODEL_VERSION}.npz" if k == 0 else
+                                f"{label_training.MODEL_VERSION}-seed{seed}.npz")
+                        for k, seed in enumerate(label_training.SEEDS))
+
+    def kakuro_digit_files(version: str) -> tuple[Path, ...]:
+        return tuple(root / f"{version}-{kind}.npz" for kind in ("mlp", "conv"))
+
+    return (
+        CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_files, 90,
+                    label_training.label_model),
+        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", (root / f"{digits.MODEL_VERSION}.npz",),
+                    10, digits.big_digit_model),
+        CachedModel(kakuro_cells.MODEL_VERSION, "Kakuro clue digits and written digits",
+                    kakuro_digit_files(kakuro_cells.MODEL_VERSION), 30, kakuro_cells.digit_model),
+        CachedModel(kakuro_cells.NUMBER_MODEL_VERSION, "Kakuro clue totals read whole",
+                    (root / f"{kakuro_cells.NUMBER_MODEL_VERSION}.npz",), 20, kakuro_cells.number_model),
+        CachedModel(kakuro_cells.LOCAL_MODEL_VERSION, "Kakuro clue digits over the local fill",
+                    kakuro_digit_files(kakuro_cells.LOCAL_MODEL_VERSION), 30,
+                    lambda: kakuro_cells.digit_model(local=True)),
+        CachedModel(kakuro_cells.LOCAL_NUMBER_MODEL_VERSION, "Kakuro clue totals over the local fill",
+                    (root / f"{kakuro_cells.LOCAL_NUMBER_MODEL_VERSION}.npz",), 20,
+                    lambda: kakuro_cells.number_model(local=True)),
+    )
+
+
+def fit_missing(say: Callable[[str], None]) -> list[str]:
+    """Fit (or wait for another process fitting) every model not yet in the cache, in order, telling
+    ``say`` before and after each; returns the names fitted. Models present are only checked."""
+    fitted = []
+    for model in cached_models():
+        if model.present:
+            continue
+        say(f"fitting {model.name} ({model.reads}): about {model.minutes} minutes on two cores, once")
+        started = time.monotonic()
+        model.load()
+        say(f"{model.name} ready after {(time.monotonic() - started) / 60:.0f} min")
+        fitted.append(model.name)
+    return fitted
