@@ -109,3 +109,40 @@ def test_the_wider_list_is_not_asked_for_when_the_first_search_settles_it():
 
     result = reconcile(4, CELLS, readings({0: [("+", 12, 0.6), ("*", 12, 0.35)]}), wider=wider)
     assert result.status == "unique" and result.solution == SOLUTION
+
+
+def test_a_bare_number_on_a_long_cage_with_a_likely_division_reading_keeps_calcudoku_rules():
+    # Hand-held k3131-0075 (a 3×3 Calcudoku): the 3-cell cage's blurred "2÷" read as "2" (0.51) or
+    # "2÷" (0.30). Taken as classic rules, a 3-cell ÷ was impossible and the cage settled as "2×",
+    # which has the same single solution; a − or ÷ reading at least half as likely as the best one
+    # now keeps Calcudoku's rules among the choices.
+    cells = [((0, 0), (0, 1)), ((0, 2), (1, 2), (2, 2)), ((1, 0),), ((1, 1), (2, 0), (2, 1))]
+    alternatives = [[("+", 5, 0.85), ("+", 55, 0.001)], [("+", 6, 0.85), ("+", 66, 0.002)],
+                    [("=", 3, 0.84), ("=", 31, 0.003)], [("=", 2, 0.513), ("/", 2, 0.2954), ("-", 2, 0.0005)]]
+    result = reconcile(3, cells, alternatives)
+    assert result.status == "unique"
+    assert [(c.op, c.target) for c in result.puzzle.cages][3] == ("/", 2)
+    assert result.puzzle.long_minus_divide and not result.confident
+    # A − or ÷ reading well under half as likely as the best does not switch the rules
+    # (hard k3131-0179: "11+" read "1+" 0.36, "1÷" 0.13 on a 3-cell cage of a classic puzzle).
+    weak = alternatives[:3] + [[("=", 2, 0.513), ("/", 2, 0.15), ("*", 2, 0.1)]]
+    assert [(c.op, c.target) for c in reconcile(3, cells, weak).puzzle.cages][3] == ("*", 2)
+
+
+
+def test_a_number_without_operator_that_only_calcudoku_rules_can_make_sets_those_rules():
+    # Clean hidden-operator Calcudoku k6161-0046 (`kensnap corpus --seed 6161`, item 46), every
+    # label read right: "1" on three cells of a column is no sum or product, only a difference or
+    # quotient of three digits, which classic rules forbid. Taken as classic, it was dropped as
+    # impossible and four clues were changed into a wrong reading with one solution.
+    from solver.generator import GeneratorOptions, generate
+    from ui.corpus import plan
+
+    spec = plan(300, 6161)[46]
+    made = generate(GeneratorOptions(size=spec.size, hidden_ops=spec.hidden_ops, calcudoku=spec.calcudoku), spec.seed)
+    truth = made.puzzle
+    assert not truth.operators_shown and truth.long_minus_divide
+    cells = [c.cells for c in truth.cages]
+    result = reconcile(truth.size, cells, [[("=", c.target, 0.95)] for c in truth.cages], operators_shown=False)
+    assert result.status == "unique" and result.changes == () and result.solution == made.solution
+    assert result.puzzle.long_minus_divide

@@ -2,7 +2,9 @@
 
 Input: the cage partition and, for every cage, the clue alternatives the reader saw (best first, with
 probabilities). First every alternative that no digits can make is dropped (``3−`` on a 4×4 cage,
-``7÷`` on a 6×6, a product with a prime factor above N). Then weighted MaxSAT
+``7÷`` on a 6×6, a product with a prime factor above N; ``−`` and ``÷`` on three or more cells
+unless the puzzle looks like a Calcudoku: such a reading at least CALCUDOKU_SHARE as likely as the
+cage's best). Then weighted MaxSAT
 (:func:`solver.alternatives.cheapest_unique`, PySAT's RC2) finds the likeliest choice of one
 alternative per cage — the cost of an alternative is how much less likely it is than the cage's best
 reading — that has a solution, within a cap on changes (MAX_CHANGES, or CHANGE_SHARE of the cages on
@@ -24,6 +26,7 @@ from dataclasses import dataclass
 
 from solver import Cage, Puzzle, PuzzleError, solve
 from solver.alternatives import Found, cheapest_unique
+from solver.cage_tuples import TooManyTuples, allowed_tuples
 from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
 
@@ -53,6 +56,14 @@ CONFIDENT_CLUE = 0.5
 not confident, solution or not. Measured: every reading with exactly one solution, no change and no
 unread cage was right (86 of 86 on tuning photos, seed 900; 137 of 137 held out, seed 700); at 0.9
 only 11 and 13 of them were called confident, at 0.5 77 and 111 (none wrong)."""
+CALCUDOKU_SHARE = 0.5
+"""A cage of three or more cells read as − or ÷ at least this share as likely as its best reading
+makes the puzzle's rules Calcudoku's (where such cages are allowed), so those readings stay among
+the alternatives. Before, only a cage whose best reading was − or ÷ did: a blurred "2÷" on a 3-cell
+cage read as "2" (0.51) or "2÷" (0.30) was dropped as impossible and the cage settled as "2×",
+which has the same single solution (hand-held k3131-0075, k5252-0084). At 0.3 a classic puzzle's
+"11+" read "1+" (0.36) or "1÷" (0.13) on a 3-cell cage was settled as "1÷" (hard k3131-0179).
+Replayed on seeds 5252 and 3131 (600 photos; chosen on them): hand-held +2, nothing lost."""
 CONFIDENT_WALL = 0.9
 """A wall or thin line read with a lower probability than this makes the reading not confident."""
 
@@ -102,20 +113,25 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     Raises PuzzleError when the cages themselves are not a valid puzzle layout.
     """
     lmd = calcudoku if calcudoku is not None else any(
-        len(cells) > 2 and alts and alts[0][0] in "-/" for cells, alts in zip(cages, alternatives))
+        len(cells) > 2 and alts and (any(op in "-/" and p >= CALCUDOKU_SHARE * alts[0][2] for op, _, p in alts)
+                                     or (not operators_shown and _only_calcudoku(size, cells, alts[0][1])))
+        for cells, alts in zip(cages, alternatives))
     options, notes = _options(size, cages, alternatives, operators_shown, lmd)
     first_reading = [(_normalised(cells, *a[0]) if a else ("?", 0, 0.0)) for cells, a in zip(cages, alternatives)]
     read = [i for i, opts in enumerate(options) if opts[0][2] > 0 or opts[0][0] != "?"]
     cap = max(MAX_CHANGES, int(CHANGE_SHARE * len(read)))
     start = time.thread_time()
-    found = _search(size, cages, options, read, operators_shown, calcudoku, cap,
+    rules = calcudoku if calcudoku is not None else (True if lmd else None)
+    # Cages printed without operators do not show which rules they follow: the puzzle says so itself.
+    stated = calcudoku if calcudoku is not None or operators_shown else rules
+    found = _search(size, cages, options, read, operators_shown, rules, cap,
                     TIME_BUDGET_S if wider is None else FIRST_BUDGET_S)
     rounds, most = found.rounds, cap
     if found.status != "unique" and wider is not None:
         left = TIME_BUDGET_S - (time.thread_time() - start)
         wide_options, _ = _options(size, cages, wider(), operators_shown, lmd)
         most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
-        again = _search(size, cages, wide_options, read, operators_shown, calcudoku, most, left)
+        again = _search(size, cages, wide_options, read, operators_shown, rules, most, left)
         rounds += again.rounds
         if again.status == "unique":
             options = wide_options
@@ -125,11 +141,11 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         for i, k in zip(read, found.picks):
             choice[i] = k
         built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
-                       operators_shown, entries, calcudoku)
+                       operators_shown, entries, stated)
         return _settled(built, found.solution, choice, options, first_reading, cages, rounds, notes,
                         min_wall_probability)
     as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
-                     calcudoku)
+                     stated)
     try:
         result = solve(as_read.with_entries(None), conflicts=AS_READ_CONFLICTS)
     except PuzzleError:
@@ -189,6 +205,20 @@ def _settled(puzzle, solution, choice, options, first_reading, cages, tries, not
     if not changes and not confident:
         notes = list(notes) + ["exactly one solution, but some clues or walls were read with low confidence"]
     return Reconciled(puzzle, "unique", solution, tuple(changes), confident, tries, tuple(notes))
+
+
+def _only_calcudoku(size: int, cells: tuple[Cell, ...], target: int) -> bool:
+    """Whether a number printed without an operator on these cells (three or more) is made by some
+    digits only under Calcudoku's rules, with − or ÷: then the puzzle follows them (a "1" on three
+    cells of a column, hidden-operator Calcudoku k6161-0046, was taken as impossible and changed,
+    with three more clues, into a wrong reading with one solution)."""
+    if len(cells) < 3:
+        return False
+    cage = Cage(tuple(cells), "?", target)
+    try:
+        return not allowed_tuples(cage, size, False) and bool(allowed_tuples(cage, size, True))
+    except (TooManyTuples, PuzzleError):
+        return False
 
 
 def _normalised(cells, op: str, target: int, p: float) -> tuple[str, int, float]:
