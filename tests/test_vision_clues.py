@@ -284,3 +284,24 @@ def test_a_label_at_a_shadows_edge_is_found_on_the_closings_patch(tmp_path):
     assert {(1, 3), (2, 1)} <= anchors
     presence = clue_presence(find_grid(load_image(path.with_suffix(".jpg"))))
     assert presence[(1, 3)] > 0.5 and presence[(2, 1)] > 0.5
+
+
+@pytest.mark.parametrize("seed, index, cell, clue", [(6161, 227, (0, 0), "168*"), (3131, 212, (0, 0), "120*")])
+def test_a_wide_label_under_a_solid_top_line_keeps_its_rows(tmp_path, seed, index, cell, clue):
+    """Web-style photos (clean k6161-0227, hand-held k3131-0212) whose top-left label, wide and bold,
+    sits a few pixels under the grid's border: rows through its digits passed the dotted-line test
+    (the cell's own side wall filled the gap before the label) and were taken out, so the label was
+    read from its bottom half ("10737×", "34177×"). A cell edge holds one line: under a solid one no
+    label row is a dotted line."""
+    from ui.corpus import plan, write_item
+    from vision.clues import label_glyphs
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+    from vision.label_reader import decode, label_frames
+    from vision.label_training import label_model
+
+    path = write_item(plan(300, seed)[index], tmp_path)  # the photo as the corpus writes it (JPEG)
+    grid = find_grid(load_image(path.with_suffix(".jpg")))
+    label = label_glyphs(grid, cell)
+    texts = decode(label_frames([label], label_model())[0])
+    assert texts and texts[0][0] == clue

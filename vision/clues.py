@@ -163,14 +163,10 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     top_band = np.abs(index - MARGIN) <= DASH_BAND * CELL
     band = top_band | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
     outer = MARGIN - 3  # the neighbouring cells' side of the patch, clear of this cell's lines
-    # A solid wall's pixels are no dashes: counted, the cell's own side wall filled the gap before a
-    # wide bold label under the top line, and rows through its digits passed for a dotted line
-    # (web-style "168×" in a top-left cell, clean k6161-0227 and hand-held k3131-0212).
-    dashes = m & ~vertical
-    covered = dashes[:, inside].sum(1) >= DASH_COVER * CELL
+    covered = m[:, inside].sum(1) >= DASH_COVER * CELL
     # Labels sit under the top line: there a covered row must look like a line (see _dash_lines).
     top_dashes = _dash_lines(top_band, covered, m[:, :outer].any(1) & m[:, PATCH - outer:].any(1),
-                             _even(dashes[:, inside], top_band & covered))
+                             _even(m[:, inside], top_band & covered))
     solid = np.flatnonzero(top_band & across[:, inside].any(1))
     if solid.size and top_dashes.size:  # the top edge is a solid line: dashes only as its broken pieces
         top_dashes = top_dashes[np.abs(top_dashes[:, None] - solid[None, :]).min(1) <= SOLID_NEAR]
@@ -186,7 +182,7 @@ SOLID_NEAR = 2
 """Rows from a solid line found in the top band within which covered rows may still be taken as
 the same line's broken pieces; further down they are a label's, as a cell edge holds one line
 (a wide bold "168×" under a web grid's top border lost a row through its digits to the dotted-line
-test and read "10737×", clean k6161-0227)."""
+test and read "10737×", clean k6161-0227; "120×" read "34177×", hand-held k3131-0212)."""
 
 
 LINE_SPAN = 0.85
