@@ -146,3 +146,21 @@ def test_a_number_without_operator_that_only_calcudoku_rules_can_make_sets_those
     result = reconcile(truth.size, cells, [[("=", c.target, 0.95)] for c in truth.cages], operators_shown=False)
     assert result.status == "unique" and result.changes == () and result.solution == made.solution
     assert result.puzzle.long_minus_divide
+
+
+def test_an_operator_left_unknown_is_named_from_the_unique_solution():
+    # Clean k6161-0056: "2×" read as "2+" at 0.98, impossible on two cells, was settled as "2?" (any
+    # operator), though the puzzle prints one on every cage. The digits the solution puts there name
+    # it: the one they make, the look-alike of the operator read when several do.
+    from vision.reconcile import _name_operators
+
+    cages = [((0, 0), (0, 1)), ((1, 0), (1, 1)), ((2, 0), (2, 1))]
+    solution = ((1, 2, 3), (5, 9, 1), (2, 4, 1))
+    options = [[("?", 2, 0.1)], [("?", 14, 0.1)], [("+", 6, 0.9)]]
+    choice = [0, 0, 0]
+    first = [("+", 2, 0.98), ("/", 14, 0.84), ("+", 6, 0.9)]
+    named = _name_operators(cages, options, choice, [0, 1, 2], first, solution, False)
+    assert named == {0, 1}
+    assert options[0][choice[0]][:2] == ("*", 2)   # 1 and 2 make 2× and 2÷; "+" was read: ×
+    assert options[1][choice[1]][:2] == ("+", 14)  # 5 and 9 make only 14+
+    assert options[2][choice[2]][:2] == ("+", 6)   # not unknown: left alone

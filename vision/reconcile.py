@@ -13,7 +13,9 @@ several misread clues are repaired at once, as long as the right clue is among e
 alternatives. When none of the reader's alternatives gives exactly one solution within
 FIRST_BUDGET_S, a wider list (``wider``: every clue the cage can carry, scored against its label,
 down to far less likely ones) is searched with the rest of the budget and more changes allowed: on
-a blurred photo the printed clue is often far down the list. Every change is reported. A result is
+a blurred photo the printed clue is often far down the list. In a puzzle that prints operators,
+a cage settled with its operator unknown gets the one its digits in the solution make
+(:func:`_name_operators`). Every change is reported. A result is
 *confident* only when the puzzle has exactly one solution, nothing was changed and every clue and
 wall was read with high probability — a solution found by guessing is never called certain.
 """
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 
 from solver import Cage, Puzzle, PuzzleError, solve
 from solver.alternatives import Found, cheapest_unique
-from solver.cage_tuples import TooManyTuples, allowed_tuples
+from solver.cage_tuples import TooManyTuples, allowed_tuples, satisfies
 from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
 
@@ -140,10 +142,11 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         choice = [0] * len(cages)
         for i, k in zip(read, found.picks):
             choice[i] = k
+        named = _name_operators(cages, options, choice, read, first_reading, found.solution, lmd) if operators_shown else set()
         built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
                        operators_shown, entries, stated)
         return _settled(built, found.solution, choice, options, first_reading, cages, rounds, notes,
-                        min_wall_probability)
+                        min_wall_probability, named)
     as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
                      stated)
     try:
@@ -186,14 +189,18 @@ def _search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[s
                            calcudoku=calcudoku, max_changes=cap, rounds=MAX_TRIES, budget_s=max(0.0, budget_s))
 
 
-def _settled(puzzle, solution, choice, options, first_reading, cages, tries, notes, min_wall) -> Reconciled:
-    """The result for a choice that gives exactly one solution."""
+def _settled(puzzle, solution, choice, options, first_reading, cages, tries, notes, min_wall,
+             named: set[int] = frozenset()) -> Reconciled:
+    """The result for a choice that gives exactly one solution (``named``: the cages whose operator
+    :func:`_name_operators` named)."""
     changes = []
     for i, k in enumerate(choice):
         used = options[i][k][:2]
         read = first_reading[i][:2]
         if used != read:
-            if k:
+            if i in named:
+                reason = "its operator was named from the solution"
+            elif k:
                 reason = "the solver needed it"
             elif read[0] == "?" and read[1] == used[1]:
                 reason = "its operator was not seen"
@@ -205,6 +212,37 @@ def _settled(puzzle, solution, choice, options, first_reading, cages, tries, not
     if not changes and not confident:
         notes = list(notes) + ["exactly one solution, but some clues or walls were read with low confidence"]
     return Reconciled(puzzle, "unique", solution, tuple(changes), confident, tries, tuple(notes))
+
+
+LOOKALIKE = {"+": "*", "*": "+", "-": "/", "/": "-"}
+"""The operator a blurred glyph is most often read as instead (a turned cross; a bar with or
+without its dots)."""
+
+
+def _name_operators(cages, options, choice, read, first_reading, solution, lmd: bool) -> set[int]:
+    """In a puzzle that prints operators, a cage settled with its operator unknown (``?``: the
+    label's operator was not seen, or every operator was as unlikely) gets the one its digits in
+    the unique ``solution`` make — the likeliest by ``options``, then the look-alike of the operator
+    read, then UNSEEN_OPERATOR's order, when several do. The solution stays the only one (a named
+    operator allows fewer digits than ``?``). Updates ``options`` and ``choice``; returns the cages
+    named. (Clean k6161-0056: "2×" read "2+" at 0.98, impossible on two cells, settled as "2?".)"""
+    named = set()
+    for i in read:
+        op, target, p = options[i][choice[i]]
+        cells = cages[i]
+        if op != "?" or len(cells) < 2:
+            continue
+        values = tuple(solution[r][c] for r, c in cells)
+        fits = [o for o in "+-*/" if satisfies(o, target, values, lmd)]
+        if not fits:
+            continue
+        likely = {(o, t): q for o, t, q in options[i]}
+        seen = LOOKALIKE.get(first_reading[i][0])
+        best = max(fits, key=lambda o: (likely.get((o, target), 0.0), o == seen, UNSEEN_OPERATOR[o]))
+        options[i] = options[i] + [(best, target, likely.get((best, target), p))]
+        choice[i] = len(options[i]) - 1
+        named.add(i)
+    return named
 
 
 def _only_calcudoku(size: int, cells: tuple[Cell, ...], target: int) -> bool:
