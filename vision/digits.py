@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -194,10 +195,15 @@ def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Ce
     return out
 
 
+def model_files() -> tuple[Path]:
+    """The big-digit model's cache file."""
+    return (cache_dir() / f"{MODEL_VERSION}.npz",)
+
+
 @lru_cache(maxsize=1)
 def big_digit_model() -> Mlp:
     """The big-digit model, from the disk cache or fitted now (about five minutes)."""
-    path = cache_dir() / f"{MODEL_VERSION}.npz"
+    path, = model_files()
 
     def fit() -> Mlp:
         flat = gather_rows(training_digits, range(TRAINING_PUZZLES))

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -753,6 +754,12 @@ class DigitModel:
         return 0.5 * (self.mlp.probabilities(features) + self.conv.probabilities(image))
 
 
+def digit_model_files(local: bool = False) -> tuple[Path, Path]:
+    """The cache files of the digit model (see :func:`digit_model`): its perceptron, its network."""
+    version = LOCAL_MODEL_VERSION if local else MODEL_VERSION
+    return cache_dir() / f"{version}-mlp.npz", cache_dir() / f"{version}-conv.npz"
+
+
 @lru_cache(maxsize=2)
 def digit_model(local: bool = False) -> DigitModel:
     """The Kakuro digit model (clue digits 0..9 and written digits), from the disk cache or fitted
@@ -760,7 +767,7 @@ def digit_model(local: bool = False) -> DigitModel:
     glyphs cut from the ink over the local fill (:func:`clue_glyphs`), which reads clue numbers
     beside the other (:func:`vision.kakuro.read_numbers`)."""
     version = LOCAL_MODEL_VERSION if local else MODEL_VERSION
-    mlp_path, conv_path = (cache_dir() / f"{version}-{kind}.npz" for kind in ("mlp", "conv"))
+    mlp_path, conv_path = digit_model_files(local)
 
     def load() -> DigitModel | None:
         mlp, conv = Mlp.load(mlp_path), ConvNet.load(conv_path)
@@ -784,6 +791,11 @@ NUMBERS = tuple(str(v) for v in range(1, 46))
 """The classes of the number model: every clue total 1..45."""
 
 
+def number_model_files(local: bool = False) -> tuple[Path]:
+    """The whole-number model's cache file (see :func:`number_model`)."""
+    return (cache_dir() / f"{LOCAL_NUMBER_MODEL_VERSION if local else NUMBER_MODEL_VERSION}.npz",)
+
+
 @lru_cache(maxsize=2)
 def number_model(local: bool = False) -> ConvNet:
     """The Kakuro whole-number model: a convolutional network (:mod:`vision.convnet`) on a clue
@@ -792,7 +804,7 @@ def number_model(local: bool = False) -> ConvNet:
     digit model drawn again: about fifteen minutes, once). Hard numbers of 160 fresh training Kakuro
     (seeds 20000–20159, 4,121 numbers) read right: 95.7% (two-digit 95.2%). With ``local``, the
     one fitted on numbers cut from the ink over the local fill (see :func:`digit_model`)."""
-    path = cache_dir() / f"{LOCAL_NUMBER_MODEL_VERSION if local else NUMBER_MODEL_VERSION}.npz"
+    path, = number_model_files(local)
 
     def fit() -> ConvNet:
         rows, labels = training_numbers(range(TRAINING_PUZZLES), local=local)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -89,12 +90,17 @@ class LabelModel:
         return probs
 
 
+def model_files() -> tuple[Path, ...]:
+    """The cache files of the label model's networks, one per SEEDS (the first without its seed)."""
+    return tuple(cache_dir() / (f"{MODEL_VERSION}.npz" if k == 0 else f"{MODEL_VERSION}-seed{seed}.npz")
+                 for k, seed in enumerate(SEEDS))
+
+
 @lru_cache(maxsize=1)
 def label_model() -> LabelModel:
     """The whole-label model, from the disk cache or fitted now (the labels drawn once for every
     fit that is missing)."""
-    paths = [cache_dir() / (f"{MODEL_VERSION}.npz" if k == 0 else f"{MODEL_VERSION}-seed{seed}.npz")
-             for k, seed in enumerate(SEEDS)]
+    paths = model_files()
 
     def load() -> LabelModel | None:
         members = [ConvNet.load(path) for path in paths]

@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import digits, kakuro_cells, label_training
-from .glyphs import cache_dir
 
 
 @dataclass(frozen=True)
@@ -44,29 +43,20 @@ class CachedModel:
 
 def cached_models() -> tuple[CachedModel, ...]:
     """Every model, in the order :func:`fit_missing` fits them (the ones the most photos need first)."""
-    root = cache_dir()
-    label_files = tuple(root / (f"{label_training.MODEL_VERSION}.npz" if k == 0 else
-                                f"{label_training.MODEL_VERSION}-seed{seed}.npz")
-                        for k, seed in enumerate(label_training.SEEDS))
-
-    def kakuro_digit_files(version: str) -> tuple[Path, ...]:
-        return tuple(root / f"{version}-{kind}.npz" for kind in ("mlp", "conv"))
-
+    kc = kakuro_cells
     return (
-        CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_files, 90,
-                    label_training.label_model),
-        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", (root / f"{digits.MODEL_VERSION}.npz",),
-                    10, digits.big_digit_model),
-        CachedModel(kakuro_cells.MODEL_VERSION, "Kakuro clue digits and written digits",
-                    kakuro_digit_files(kakuro_cells.MODEL_VERSION), 30, kakuro_cells.digit_model),
-        CachedModel(kakuro_cells.NUMBER_MODEL_VERSION, "Kakuro clue totals read whole",
-                    (root / f"{kakuro_cells.NUMBER_MODEL_VERSION}.npz",), 20, kakuro_cells.number_model),
-        CachedModel(kakuro_cells.LOCAL_MODEL_VERSION, "Kakuro clue digits over the local fill",
-                    kakuro_digit_files(kakuro_cells.LOCAL_MODEL_VERSION), 30,
-                    lambda: kakuro_cells.digit_model(local=True)),
-        CachedModel(kakuro_cells.LOCAL_NUMBER_MODEL_VERSION, "Kakuro clue totals over the local fill",
-                    (root / f"{kakuro_cells.LOCAL_NUMBER_MODEL_VERSION}.npz",), 20,
-                    lambda: kakuro_cells.number_model(local=True)),
+        CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_training.model_files(),
+                    90, label_training.label_model),
+        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 10,
+                    digits.big_digit_model),
+        CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 30,
+                    kc.digit_model),
+        CachedModel(kc.NUMBER_MODEL_VERSION, "Kakuro clue totals read whole", kc.number_model_files(), 20,
+                    kc.number_model),
+        CachedModel(kc.LOCAL_MODEL_VERSION, "Kakuro clue digits over the local fill", kc.digit_model_files(True),
+                    30, lambda: kc.digit_model(local=True)),
+        CachedModel(kc.LOCAL_NUMBER_MODEL_VERSION, "Kakuro clue totals over the local fill",
+                    kc.number_model_files(True), 20, lambda: kc.number_model(local=True)),
     )
 
 
