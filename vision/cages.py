@@ -21,7 +21,7 @@ The algorithm:
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 import cv2
 import numpy as np
@@ -46,6 +46,10 @@ SLOPES = (-0.12, -0.06, 0.0, 0.06, 0.12)
 """Leans (pixels across per pixel along) tried for a line inside one edge (a curled page)."""
 SIDE = 3
 """Width (pixels) of the paper sampled on each side of the ridge band."""
+PEAK_PULL = 0.3
+"""The line is looked for where the darkness along it, less this share at REACH from the snapped
+place (quadratically), peaks: a label printed right under a thin wall, darker and wider than it,
+had drawn the ridge onto itself (k3131-0095)."""
 CROSSED, MIN_CLEAN = 0.2, 0.3
 """A row with a side darker than CROSSED is touched by ink and left out, unless fewer than
 MIN_CLEAN of the rows are left."""
@@ -122,11 +126,14 @@ def _sheared(strip: np.ndarray, slope: float) -> np.ndarray:
 
 def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     """Strength of the line running down ``strip`` (rows along the edge, columns across it) near
-    column ``centre``: the line is found where the along-edge PEAK_QUANTILE of darkness peaks (a straight
-    line, leaning by one of ``SLOPES``, within ``REACH`` of ``centre``); for every row the
+    column ``centre``: the line is found where the along-edge PEAK_QUANTILE of darkness, pulled
+    towards ``centre`` (PEAK_PULL), peaks (a straight line, leaning by one of ``SLOPES``, within
+    ``REACH`` of ``centre``); for every row the
     darkness summed over the ridge's band less the paper beside it (each half of the band less
     its own side, so the step at a coloured cell's edge is no ridge); rows where ink touches the
-    line (a side darker than ``CROSSED``) are left out; the ``LOW_QUANTILE`` of what is left. 0 for an empty strip."""
+    line (a side darker than ``CROSSED``) are left out — where that leaves too few, the rows with
+    one clear side count that side's half twice (a label printed right under a wall along most of
+    it: k3131-0140); the ``LOW_QUANTILE`` of what is left. 0 for an empty strip."""
     if strip.shape[0] < 2 or strip.shape[1] < 3:
         return 0.0
     reach, half = max(1, int(REACH * cell)), max(1, int(round(RIDGE * cell)))
@@ -134,12 +141,13 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     if b <= a:
         return 0.0
     best = (-1.0, strip, a)
+    pull = 1.0 - PEAK_PULL * ((np.arange(a, b) - centre) / reach) ** 2
     for slope in SLOPES:
         straight = _sheared(strip, slope)
-        across = quantile(straight, PEAK_QUANTILE, axis=0)
-        peak = a + int(np.argmax(across[a:b]))
-        if across[peak] > best[0]:
-            best = (float(across[peak]), straight, peak)
+        weighed = quantile(straight, PEAK_QUANTILE, axis=0)[a:b] * pull
+        peak = int(np.argmax(weighed))
+        if weighed[peak] > best[0]:
+            best = (float(weighed[peak]), straight, a + peak)
     _, straight, peak = best
     lo, hi = max(0, peak - half), min(straight.shape[1], peak + half + 1)
     left, right = straight[:, max(0, lo - SIDE):lo], straight[:, hi:hi + SIDE]
@@ -151,10 +159,20 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     cols = np.arange(lo, hi)[None, :]
     paper = np.where(cols < peak, side_l[:, None], np.where(cols > peak, side_r[:, None],
                                                             np.minimum(side_l, side_r)[:, None]))
-    sums = np.clip(band - paper, 0.0, None).sum(axis=1)
-    clean = np.maximum(side_l, side_r) < CROSSED
+    excess = np.clip(band - paper, 0.0, None)
+    sums = excess.sum(axis=1)
+    clean_l, clean_r = side_l < CROSSED, side_r < CROSSED
+    clean = clean_l & clean_r
     if clean.mean() >= MIN_CLEAN:
-        sums = sums[clean]
+        return float(quantile(sums[clean], LOW_QUANTILE))
+    if (clean_l | clean_r).mean() >= MIN_CLEAN:
+        # A label or digit along one side of the line (a clue printed right under it): where only
+        # one side is clear, the line's half on that side, doubled, is its strength there.
+        middle = excess[:, cols[0] == peak].sum(axis=1)
+        left = 2 * excess[:, cols[0] < peak].sum(axis=1) + middle
+        right = 2 * excess[:, cols[0] > peak].sum(axis=1) + middle
+        one_sided = np.where(clean, sums, np.where(clean_l, left, right))
+        return float(quantile(one_sided[clean_l | clean_r], LOW_QUANTILE))
     return float(quantile(sums, LOW_QUANTILE))
 
 
@@ -267,9 +285,9 @@ def cages_from_walls(size: int, walls: CageWalls, threshold: float = 0.5) -> lis
     return sorted((tuple(cells) for cells in groups.values()), key=lambda cells: cells[0])
 
 
-def _min_cut(cells: tuple[Cell, ...], source: Cell, sink: Cell, capacity: dict[Edge, float]) -> set[Edge]:
-    """The cheapest set of edges inside ``cells`` whose removal separates ``source`` from ``sink``
-    (Edmonds–Karp on the cell graph; ``capacity`` per undirected edge)."""
+def _min_cut(cells: tuple[Cell, ...], sources: Collection[Cell], sink: Cell, capacity: dict[Edge, float]) -> set[Edge]:
+    """The cheapest set of edges inside ``cells`` whose removal separates every cell of ``sources``
+    from ``sink`` (Edmonds–Karp on the cell graph; ``capacity`` per undirected edge)."""
     inside = set(cells)
     flow: dict[tuple[Cell, Cell], float] = {}
     cap: dict[tuple[Cell, Cell], float] = {}
@@ -284,8 +302,8 @@ def _min_cut(cells: tuple[Cell, ...], source: Cell, sink: Cell, capacity: dict[E
         return cap[(u, v)] - flow.get((u, v), 0.0)
 
     while True:
-        prev = {source: source}
-        queue = deque([source])
+        prev = {source: source for source in sources}
+        queue = deque(sources)
         while queue and sink not in prev:
             u = queue.popleft()
             for v in nbrs[u]:
@@ -295,7 +313,7 @@ def _min_cut(cells: tuple[Cell, ...], source: Cell, sink: Cell, capacity: dict[E
         if sink not in prev:
             break
         path, v = [], sink
-        while v != source:
+        while prev[v] != v:
             path.append((prev[v], v))
             v = prev[v]
         push = min(residual(u, v) for u, v in path)
@@ -438,9 +456,13 @@ class _Partition:
             for other in cells:
                 if other != first and self.clue_logit[other] > 0:
                     cap = {e: max(1e-3, -w) for e, w in self.wall_logit.items() if e[0] in cells and e[1] in cells}
-                    cut = _min_cut(tuple(sorted(cells)), first, other, cap)
-                    delta, parts = self.split_delta(home, cut)
-                    out.append((delta, ("split", home, parts)))
+                    # Cut from the first cell, and from every cell before ``other`` (so that it is
+                    # its part's first cell: k3131-0140, whose only wall between two labelled cells
+                    # read weaker than an open edge beside the first cell).
+                    for sources in ([first], [c for c in cells if c < other]):
+                        cut = _min_cut(tuple(sorted(cells)), sources, other, cap)
+                        delta, parts = self.split_delta(home, cut)
+                        out.append((delta, ("split", home, parts)))
         return out
 
     def apply(self, move) -> None:
