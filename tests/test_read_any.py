@@ -132,3 +132,27 @@ def test_a_kakuro_with_a_close_rival_is_not_lost_to_a_kenken_made_up_by_changing
     reading = read_any(image)
     assert isinstance(reading, KakuroReading)
     assert reading.puzzle.grid == kakuro_from_json(truth["truth"]).grid
+
+
+def test_a_blank_sudoku_beside_a_kakuro_is_no_confident_kenken(tmp_path):
+    """Fresh Kakuro photo seed 2727, number 75 (hand-held newspaper): the page also prints an empty
+    Sudoku, whose box lines the KenKen finder takes for a 3×3 grid and whose thin lines in the
+    corners read as labels "11" and "1" without operators. "1" on three cells only a Calcudoku's
+    − or ÷ can make, so those rules were assumed, and the made-up 3×3 had one solution: it was
+    returned as confident before the Kakuro was looked for. Rules assumed are a guess: the
+    KenKen is not confident, the Kakuro is looked for and read."""
+    import json
+    from ui.corpus import write_item
+    from ui.corpus_kakuro import plan_kakuro
+    from solver.kakuro.formats import kakuro_from_json
+    from vision.reconcile import RULES_ASSUMED
+
+    spec = plan_kakuro(180, 2727)[75]
+    path = write_item(spec, tmp_path, make=make_kakuro_item)
+    image, truth = load_image(path.with_suffix(".jpg")), json.loads(path.with_suffix(".json").read_text())
+    kenken = read(image)
+    assert kenken.puzzle.size == 3 and kenken.status == "unique"
+    assert not kenken.confident and RULES_ASSUMED in kenken.notes
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading)
+    assert reading.puzzle.grid == kakuro_from_json(truth["truth"]).grid

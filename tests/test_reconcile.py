@@ -1,6 +1,6 @@
 """The solver in the loop: plausibility, the cheapest change to one solution, honest confidence."""
 from conftest import seed_puzzles
-from vision.reconcile import reconcile
+from vision.reconcile import RULES_ASSUMED, reconcile
 
 PUZZLE, SOLUTION = seed_puzzles()["seed000-4x4"]
 CELLS = [cage.cells for cage in PUZZLE.cages]
@@ -146,6 +146,11 @@ def test_a_number_without_operator_that_only_calcudoku_rules_can_make_sets_those
     result = reconcile(truth.size, cells, [[("=", c.target, 0.95)] for c in truth.cages], operators_shown=False)
     assert result.status == "unique" and result.changes == () and result.solution == made.solution
     assert result.puzzle.long_minus_divide
+    # The rules were inferred from the numbers alone, a guess: right here, but never confident.
+    assert not result.confident and RULES_ASSUMED in result.notes
+    stated = reconcile(truth.size, cells, [[("=", c.target, 0.95)] for c in truth.cages], operators_shown=False,
+                       calcudoku=True)
+    assert stated.confident and RULES_ASSUMED not in stated.notes
 
 
 def test_an_operator_left_unknown_is_named_from_the_unique_solution():

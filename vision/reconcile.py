@@ -53,6 +53,10 @@ AS_READ_CONFLICTS = 20_000
 """Most conflicts the SAT solver may spend on one question about the puzzle as read, when no
 reading with exactly one solution was found (about a second; a Kakuro photo read as a 13×13 KenKen
 took over ten minutes unbounded). Past it the reading says so and has no solution ('none')."""
+RULES_ASSUMED = "Calcudoku rules assumed: a number printed without operator on three or more cells that only − or ÷ can make"
+"""Note of a puzzle printed without operators whose rules were inferred from its numbers alone
+(:func:`_only_calcudoku`): a guess, so the reading is not confident (a blank Sudoku grid beside a
+Kakuro, its thin lines read as labels "1" and "11", was a confident 3×3 on it: kk2727-0075)."""
 CONFIDENT_CLUE = 0.5
 """A clue whose best reading is less likely than all its alternatives together makes the reading
 not confident, solution or not. Measured: every reading with exactly one solution, no change and no
@@ -145,8 +149,10 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         named = _name_operators(cages, options, choice, read, first_reading, found.solution, lmd) if operators_shown else set()
         built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
                        operators_shown, entries, stated)
+        if calcudoku is None and lmd and not operators_shown:
+            notes.append(RULES_ASSUMED)
         return _settled(built, found.solution, choice, options, first_reading, cages, rounds, notes,
-                        min_wall_probability, named)
+                        min_wall_probability, named, sure_of_rules=RULES_ASSUMED not in notes)
     as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
                      stated)
     try:
@@ -190,9 +196,10 @@ def _search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[s
 
 
 def _settled(puzzle, solution, choice, options, first_reading, cages, tries, notes, min_wall,
-             named: set[int] = frozenset()) -> Reconciled:
+             named: set[int] = frozenset(), sure_of_rules: bool = True) -> Reconciled:
     """The result for a choice that gives exactly one solution (``named``: the cages whose operator
-    :func:`_name_operators` named)."""
+    :func:`_name_operators` named; ``sure_of_rules``: False when the rules were assumed, which
+    makes the result not confident)."""
     changes = []
     for i, k in enumerate(choice):
         used = options[i][k][:2]
@@ -208,8 +215,8 @@ def _settled(puzzle, solution, choice, options, first_reading, cages, tries, not
                 reason = "the reading is impossible"
             changes.append(Change(min(cages[i]), read, used, reason))
     weakest = min((options[i][k][2] for i, k in enumerate(choice)), default=1.0)
-    confident = not changes and weakest >= CONFIDENT_CLUE and min_wall >= CONFIDENT_WALL
-    if not changes and not confident:
+    confident = not changes and weakest >= CONFIDENT_CLUE and min_wall >= CONFIDENT_WALL and sure_of_rules
+    if not changes and not confident and sure_of_rules:
         notes = list(notes) + ["exactly one solution, but some clues or walls were read with low confidence"]
     return Reconciled(puzzle, "unique", solution, tuple(changes), confident, tries, tuple(notes))
 
