@@ -257,3 +257,29 @@ def test_a_grid_found_only_as_a_solid_quad_is_found(tmp_path):
 
     path = write_item(plan(300, 9090)[116], tmp_path)
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
+
+
+@pytest.mark.parametrize("seed, index", [(5252, 89), (6161, 152)])
+def test_a_grid_cut_by_a_hard_shadow_is_found_in_the_flattened_copy(seed, index, tmp_path):
+    # Hard photos k5252-0089 (a 4×4 web page) and k6161-0152 (a 6×6 app screen), each with a hard
+    # shadow's edge across the grid: the ink threshold's band along that edge ran into the grid's
+    # lines, no candidate outline lay near the grid and nothing was found. Over its paper's local
+    # tone (grid.flattened) the shadow's edge is gone and the outline closes.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, seed)[index], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
+
+
+def test_a_clear_grid_inside_an_untidy_larger_one_is_taken(tmp_path):
+    # Fresh hand-held photo k7474-0032 (a 3×3 on a phone screen, faint dotted inner lines): the
+    # whole frame, read as an untidy 5×5 (contrast 0.021, tidy 0.36), outscored the grid inside it
+    # (0.031, 0.93) by its larger area.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 7474)[32], tmp_path)
+    truth = json.loads(path.read_text())
+    assert truth["truth"]["size"] == 3
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.25)

@@ -55,7 +55,7 @@ import numpy as np
 from .errors import NoPuzzleFound
 from .model import GridFind
 from .quantiles import quantile
-from .grid import (candidate_quads, darkness, distinct, find_grid, locate_border, order_corners, pyramid, solid_quads,
+from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, solid_quads,
                    square_homography, warp_square, work_copy)
 
 PROBE_SIDE = 480
@@ -143,12 +143,6 @@ Kakuro sets, two KenKen sets) this changes that one pick; at 1.5 it also lost on
 gained that photo and lost another."""
 MIN_CONTRAST = 0.08
 """Least contrast of a lattice's inner boundaries over its cell middles (edge strength units)."""
-FLAT_REACH = 0.1
-"""When no candidate shows a Kakuro, candidates are looked for again in a copy flattened against its
-paper's local tone (:func:`flattened`; the paper's tone is the brightest within this share of the
-shorter side): a shadow's edge across the grid cuts its ink outline, and its dark side merges with
-the blocks. (Always adding them found more grids in hard photos but lost others to a larger or
-smaller lattice that scored higher: kk77-0053, kk2026-0132.)"""
 STRAY_DARK = 0.8
 """Least share of dark cells in the rest of a lattice's first column for light cells in its last row
 to mark a keypad row, not the grid's (:func:`_keypad_row`)."""
@@ -1103,13 +1097,6 @@ def _chosen(found: list[tuple[np.ndarray, Probe]]) -> tuple[np.ndarray, Probe]:
     best = max(found, key=lambda f: f[1].score)
     clearer = [f for f in found if f[1].contrast >= CLEARER * best[1].contrast]
     return max(clearer, key=lambda f: f[1].score) if clearer else best
-
-
-def flattened(gray: np.ndarray) -> np.ndarray:
-    """``gray`` over its local paper tone (:func:`vision.grid.darkness` with a closing over
-    FLAT_REACH of the shorter side): a shadow's edge is gone, the ink and the blocks stay dark."""
-    reach = max(1, int(min(gray.shape) * FLAT_REACH / 2))
-    return (230.0 * (1.0 - darkness(gray, reach))).astype(np.uint8)
 
 
 def _kenken_grid(image: np.ndarray) -> tuple[GridFind, ...]:

@@ -37,6 +37,9 @@ class GridFind:
     """0..1: how sure we are of the grid and of N."""
     notes: tuple[str, ...] = ()
     """Warnings for people (e.g. 'two grids found, took the one with clues')."""
+    flattened: bool = False
+    """Found only in the copy flattened against its paper's tone (:func:`vision.grid.flattened`):
+    no outline showed in the photo itself, so whatever else the photo holds is looked for too."""
 
     def cell_box(self, cell: Cell) -> tuple[float, float, float, float]:
         """``(x0, y0, x1, y1)`` of a cell in the rectified image, between its line centres."""

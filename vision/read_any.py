@@ -61,7 +61,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     kenken = None
     if grid is not None and block_share(grid) < DARK_SHARE[0]:
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
-        if kenken.confident:
+        if kenken.confident and not grid.flattened:
             return kenken
     with timed_stage(seconds, "kakuro look"):
         try:
