@@ -1,5 +1,6 @@
 """The evaluation harness proves itself: a truth-passing fake scores 100%, corrupted ones less."""
 import json
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -209,3 +210,28 @@ def test_the_summary_breaks_whole_boards_down_by_level_style_and_photo_resolutio
     assert sum(g["images"] for g in groups.values()) == 9 and sum(g["board_ok"] for g in groups.values()) == 8
     assert list(groups)[0].startswith("under") or list(groups) == sorted(groups)  # low resolutions first
     assert summary(evaluate(REALDEV, lambda image: Reading(truth_of(image), True)))["by_level"] == {}  # no spec there
+
+
+def test_boards_are_grouped_by_how_tall_their_clue_digits_are_in_the_photo(tmp_path):
+    # The clue digits' height in the photo (the renderer's ink boxes scaled to the photo) is kept
+    # in the truth file; a corpus made before it was kept has it drawn again from the item's spec.
+    from ui.corpus import plan, write_corpus
+    specs = plan(9, 5)
+    write_corpus(tmp_path, specs, workers=1)
+    kept = {s.image: s.clue_px for s in evaluate(tmp_path, lambda image: Reading(truth_of(image), True))}
+    assert all(px is not None and 2 < px < 40 for px in kept.values()), kept
+    clean = [kept[f"{s.id}.jpg"] for s in specs if s.level == "clean"]
+    hard = [kept[f"{s.id}.jpg"] for s in specs if s.level == "hard"]
+    assert min(clean) > max(hard)  # 60-90 px cells against 25-35
+    for path in tmp_path.glob("*.json"):
+        doc = json.loads(path.read_text())
+        del doc["clue_px"]
+        path.write_text(json.dumps(doc))
+    scores = evaluate(tmp_path, lambda image: Reading(truth_of(image), True))
+    assert {s.image: s.clue_px for s in scores} == kept
+    groups = summary(scores)["by_level_clue_px"]
+    assert sum(g["images"] for g in groups.values()) == 9
+    levels = [name.split(",")[0] for name in groups]
+    assert levels == sorted(levels, key=["clean", "handheld", "hard"].index)
+    pattern = r"(clean|handheld|hard), clue digits (under \d+ px|\d+-\d+ px|\d+ px and over)"
+    assert all(re.fullmatch(pattern, name) for name in groups), list(groups)

@@ -24,7 +24,7 @@ from solver.formats import puzzle_to_json
 from solver.generator import GeneratorOptions, generate
 
 from .photo import simulate
-from .render import make_entries, make_pencil, render
+from .render import Rendering, clue_glyph_boxes, make_entries, make_pencil, render
 
 STYLES = ("newspaper", "app", "web")
 LEVELS = ("clean", "handheld", "hard")
@@ -86,27 +86,54 @@ SAMPLES = (
 
 def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
     """The photo (RGB) and the truth document of one spec."""
-    options = GeneratorOptions(size=spec.size, hidden_ops=spec.hidden_ops, calcudoku=spec.calcudoku)
-    made = generate(options, spec.seed)
-    puzzle, solution = made.puzzle, made.solution
-    entries = make_entries(solution, spec.filled, spec.wrong, seed=spec.seed) if spec.filled else None
-    pencil = make_pencil(solution, entries, seed=spec.seed) if spec.pencil else None
-    puzzle = puzzle.with_entries(entries)
-    rendering = render(puzzle, spec.style, seed=spec.seed, pencil=pencil)
+    rendering, solution = _rendering(spec)
+    puzzle = rendering.puzzle
     photo = simulate(rendering, spec.level, seed=spec.seed)
     image, corners = photo.image, np.asarray(photo.corners, float)
     if spec.max_side and max(image.shape[:2]) > spec.max_side:
         scale = spec.max_side / max(image.shape[:2])
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         corners = corners * scale
+    cell_px = float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / spec.size
     truth = {
         "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kenken",
         "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else ""),
         "truth": puzzle_to_json(puzzle), "solution": [list(row) for row in solution],
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
+        "clue_px": clue_digit_px(rendering, cell_px),
         "spec": asdict(spec),
     }
     return image, truth
+
+
+def _rendering(spec: ItemSpec) -> tuple[Rendering, tuple[tuple[int, ...], ...]]:
+    """The spec's puzzle (with its written digits) drawn on the page, and its solution."""
+    options = GeneratorOptions(size=spec.size, hidden_ops=spec.hidden_ops, calcudoku=spec.calcudoku)
+    made = generate(options, spec.seed)
+    solution = made.solution
+    entries = make_entries(solution, spec.filled, spec.wrong, seed=spec.seed) if spec.filled else None
+    pencil = make_pencil(solution, entries, seed=spec.seed) if spec.pencil else None
+    return render(made.puzzle.with_entries(entries), spec.style, seed=spec.seed, pencil=pencil), solution
+
+
+def clue_digit_px(rendering: Rendering, photo_cell_px: float) -> float | None:
+    """How tall the clue labels' digits are in the photo, in pixels: the median height of their ink
+    boxes on the page (:func:`ui.render.clue_glyph_boxes`) times the photo's pixels per cell over
+    the page's. None for a puzzle without clue digits. (Below about 7 px a label is hard to read
+    for anyone; ``kensnap eval`` groups its boards by it.)"""
+    heights = [box[3] - box[1] for cage in rendering.puzzle.cages
+               for char, box in clue_glyph_boxes(rendering, cage) if char.isdigit()]
+    return round(float(np.median(heights)) * photo_cell_px / rendering.cell_px, 1) if heights else None
+
+
+def spec_clue_digit_px(spec: dict, photo_cell_px: float) -> float | None:
+    """:func:`clue_digit_px` of a corpus item made before truth files held it, drawn again from its
+    ``spec`` (the truth file's); None when the spec is not one of ours."""
+    try:
+        item = ItemSpec(**spec)
+    except TypeError:
+        return None
+    return clue_digit_px(_rendering(item)[0], photo_cell_px)
 
 
 def write_item(spec: ItemSpec, folder: Path, quality: int = 92, make=make_item) -> Path:

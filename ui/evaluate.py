@@ -35,6 +35,8 @@ from solver.kakuro.formats import kakuro_from_json
 from solver.kakuro.model import Clue
 from solver.puzzle import cell_name
 
+from .corpus import spec_clue_digit_px
+
 Recognizer = Callable[[Path], object]
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
 
@@ -60,6 +62,9 @@ class ImageScore:
     """The photo's printed style and level (clean, handheld, hard) when the truth file names them."""
     cell_px: float | None = None
     """Photo pixels per cell (the grid's mean side over its cells) when the truth gives the corners."""
+    clue_px: float | None = None
+    """How tall the clue labels' digits are in the photo, in pixels, for a generated photo
+    (:func:`ui.corpus.clue_digit_px`)."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +77,8 @@ class Truth:
     style: str | None = None
     level: str | None = None
     cell_px: float | None = None
+    """See :class:`ImageScore`."""
+    clue_px: float | None = None
     """See :class:`ImageScore`."""
 
 
@@ -93,8 +100,12 @@ def load_truths(folder: Path) -> list[Truth]:
         solution = data.get("solution")
         puzzle = PARSERS[kind](data["truth"])
         spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+        cell_px = _cell_px(data.get("corners"), puzzle)
+        clue_px = data.get("clue_px")
+        if clue_px is None and kind == "kenken" and spec and cell_px:  # a corpus made before it was kept
+            clue_px = spec_clue_digit_px(spec, cell_px)
         truths.append(Truth(image, puzzle, tuple(map(tuple, solution)) if solution else None,
-                            spec.get("style"), spec.get("level"), _cell_px(data.get("corners"), puzzle)))
+                            spec.get("style"), spec.get("level"), cell_px, clue_px))
     return truths
 
 
@@ -255,7 +266,7 @@ def evaluate(folder: Path, recognize: Recognizer) -> list[ImageScore]:
         else:
             failure = None
         result = score(truth, reading, time.perf_counter() - start)
-        result = replace(result, style=truth.style, level=truth.level, cell_px=truth.cell_px,
+        result = replace(result, style=truth.style, level=truth.level, cell_px=truth.cell_px, clue_px=truth.clue_px,
                          errors=((failure,) if failure else ()) + result.errors)
         scores.append(result)
     return scores
@@ -281,6 +292,7 @@ def summary(scores: list[ImageScore]) -> dict:
         "by_level": _board_by(scores, lambda s: s.level),
         "by_style_level": _board_by(scores, lambda s: s.style and s.level and f"{s.style} {s.level}"),
         "by_cell_px": _board_by(scores, _resolution, order=lambda name: (not name.startswith("under"), name)),
+        "by_level_clue_px": _board_by(scores, _legibility, order=_legibility_order),
     }
 
 
@@ -298,6 +310,31 @@ def _resolution(score: ImageScore) -> str | None:
     if bounds[-1] == RESOLUTION_STEPS[-1]:
         return f"{bounds[-1]} px and over"
     return f"{bounds[-1]}-{RESOLUTION_STEPS[len(bounds)]} px"
+
+
+CLUE_PX_STEPS = (5, 7, 9)
+"""Bounds (photo pixels of a clue digit's height) of the legibility groups of :func:`summary`."""
+
+
+def _legibility(score: ImageScore) -> str | None:
+    """The level and clue-height group of a generated photo: 'hard, clue digits 5-7 px', …"""
+    if score.clue_px is None or score.level is None:
+        return None
+    bounds = [b for b in CLUE_PX_STEPS if b <= score.clue_px]
+    if not bounds:
+        span = f"under {CLUE_PX_STEPS[0]} px"
+    elif bounds[-1] == CLUE_PX_STEPS[-1]:
+        span = f"{bounds[-1]} px and over"
+    else:
+        span = f"{bounds[-1]}-{CLUE_PX_STEPS[len(bounds)]} px"
+    return f"{score.level}, clue digits {span}"
+
+
+def _legibility_order(name: str) -> tuple:
+    """Levels clean, hand-held, hard, then the clue heights from the smallest."""
+    level, _, span = name.partition(", clue digits ")
+    low = 0.0 if span.startswith("under") else float(span.split()[0].split("-")[0])
+    return {"clean": 0, "handheld": 1, "hard": 2}.get(level, 3), level, low
 
 
 def _board_by(scores: list[ImageScore], group: Callable[[ImageScore], str | None],

@@ -73,7 +73,8 @@ def eval_summary(totals: dict) -> str:
              f"confident but wrong: {totals['confident_wrong']}",
              f"seconds per image: median {totals['median_s']}, p95 {totals['p95_s']}"]
     for key, title in (("by_style_level", "whole boards exact by style and level"),
-                       ("by_cell_px", "by photo pixels per cell")):
+                       ("by_cell_px", "by photo pixels per cell"),
+                       ("by_level_clue_px", "by level and height of the clue digits")):
         if totals.get(key):
             lines.append(f"{title}: " + "; ".join(f"{name} {g['board_ok']}/{g['images']}" for name, g in totals[key].items()))
     if totals["errors"]:
