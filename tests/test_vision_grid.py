@@ -283,3 +283,15 @@ def test_a_clear_grid_inside_an_untidy_larger_one_is_taken(tmp_path):
     truth = json.loads(path.read_text())
     assert truth["truth"]["size"] == 3
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.25)
+
+
+def test_faint_specks_do_not_move_a_border_off_its_line(tmp_path):
+    # Hand-held app photo k6161-0202 (a 3×3): between its borders the row profile had the two inner
+    # lines and six specks of noise; fitted all alike, the specks pulled the even spacing's origin
+    # down a sixth of a cell, and the top border was moved onto a speck 50 times fainter than
+    # itself, cutting the top row's labels in half (read as a puzzle without operators).
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 6161)[202], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
