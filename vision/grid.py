@@ -95,8 +95,8 @@ FLAT_REACH = 0.1
 """When no candidate shows a grid, candidates are looked for again in a copy flattened against its
 paper's local tone (:func:`flattened`; the paper's tone is the brightest within this share of the
 shorter side): a hard shadow's edge across the grid cuts its ink outline, and the adaptive
-threshold's band along that edge joins the grid's lines to it (hard k5252-0089, k3131-0214,
-k6161-0152: no puzzle found). Only then: the Kakuro finder, which does this too, lost photos to
+threshold's band along that edge joins the grid's lines to it (hard k5252-0089 and k6161-0152:
+no puzzle found). Only then: the Kakuro finder, which does this too, lost photos to
 larger or smaller lattices when it always did (kk77-0053, kk2026-0132)."""
 CLUTTER_LIMIT = 0.4
 """Line darkness in the cells' middles (see :func:`clutter`) at which a candidate's score drops to
@@ -760,9 +760,9 @@ def evenly_spaced_borders(profile: np.ndarray, a: float, b: float, n: int) -> tu
     """The border positions ``(a, b)`` checked against the inner lines: the ridges between them are
     fitted by evenly spaced positions ``o + k·s`` (weighted by their strength: a 3×3's two lines
     had been outweighed by six specks of noise, and its top border moved onto a speck 50 times
-    fainter, cutting the top row's labels in half: hand-held k6161-0202), and a border farther than BORDER_SLACK·s from
-    where the fit puts it (a panel edge or shadow taken for a thin border) moves to the ridge
-    there, when there is one. Returns the positions unchanged when the inner lines are too few."""
+    fainter, cutting the top row's labels in half: hand-held k6161-0202), and a border farther
+    than BORDER_SLACK·s from where the fit puts it (a panel edge or shadow taken for a thin
+    border) moves to the ridge there, when there is one. Returns the positions unchanged when the inner lines are too few."""
     step = (b - a) / n
     if n < 3 or step < 4:
         return a, b
