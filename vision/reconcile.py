@@ -149,10 +149,11 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         named = _name_operators(cages, options, choice, read, first_reading, found.solution, lmd) if operators_shown else set()
         built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
                        operators_shown, entries, stated)
-        if calcudoku is None and lmd and not operators_shown:
+        assumed = calcudoku is None and lmd and not operators_shown
+        if assumed:
             notes.append(RULES_ASSUMED)
         return _settled(built, found.solution, choice, options, first_reading, cages, rounds, notes,
-                        min_wall_probability, named, sure_of_rules=RULES_ASSUMED not in notes)
+                        min_wall_probability, named, sure_of_rules=not assumed)
     as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
                      stated)
     try:
