@@ -302,14 +302,17 @@ RESOLUTION_STEPS = (30, 40, 50)
 
 def _resolution(score: ImageScore) -> str | None:
     """The resolution group of an image: 'under 30 px', '30-40 px', …, '50 px and over'."""
-    if score.cell_px is None:
-        return None
-    bounds = [b for b in RESOLUTION_STEPS if b <= score.cell_px]
+    return None if score.cell_px is None else _band(score.cell_px, RESOLUTION_STEPS)
+
+
+def _band(value: float, steps: tuple[int, ...]) -> str:
+    """The group of ``value`` between the bounds ``steps``: 'under 30 px', '30-40 px', '50 px and over'."""
+    bounds = [b for b in steps if b <= value]
     if not bounds:
-        return f"under {RESOLUTION_STEPS[0]} px"
-    if bounds[-1] == RESOLUTION_STEPS[-1]:
+        return f"under {steps[0]} px"
+    if bounds[-1] == steps[-1]:
         return f"{bounds[-1]} px and over"
-    return f"{bounds[-1]}-{RESOLUTION_STEPS[len(bounds)]} px"
+    return f"{bounds[-1]}-{steps[len(bounds)]} px"
 
 
 CLUE_PX_STEPS = (5, 7, 9)
@@ -320,14 +323,7 @@ def _legibility(score: ImageScore) -> str | None:
     """The level and clue-height group of a generated photo: 'hard, clue digits 5-7 px', …"""
     if score.clue_px is None or score.level is None:
         return None
-    bounds = [b for b in CLUE_PX_STEPS if b <= score.clue_px]
-    if not bounds:
-        span = f"under {CLUE_PX_STEPS[0]} px"
-    elif bounds[-1] == CLUE_PX_STEPS[-1]:
-        span = f"{bounds[-1]} px and over"
-    else:
-        span = f"{bounds[-1]}-{CLUE_PX_STEPS[len(bounds)]} px"
-    return f"{score.level}, clue digits {span}"
+    return f"{score.level}, clue digits {_band(score.clue_px, CLUE_PX_STEPS)}"
 
 
 def _legibility_order(name: str) -> tuple:
