@@ -459,7 +459,8 @@ class _Partition:
                     # Cut from the first cell, and from every cell before ``other`` (so that it is
                     # its part's first cell: k3131-0140, whose only wall between two labelled cells
                     # read weaker than an open edge beside the first cell).
-                    for sources in ([first], [c for c in cells if c < other]):
+                    before = [c for c in cells if c < other]
+                    for sources in ([first], before) if len(before) > 1 else ([first],):
                         cut = _min_cut(tuple(sorted(cells)), sources, other, cap)
                         delta, parts = self.split_delta(home, cut)
                         out.append((delta, ("split", home, parts)))
