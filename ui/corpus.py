@@ -94,7 +94,7 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
         scale = spec.max_side / max(image.shape[:2])
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
         corners = corners * scale
-    cell_px = float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / spec.size
+    cell_px = corners_cell_px(corners, spec.size, spec.size)
     truth = {
         "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kenken",
         "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else ""),
@@ -104,6 +104,15 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
         "spec": asdict(spec),
     }
     return image, truth
+
+
+def corners_cell_px(corners, rows: int, cols: int) -> float:
+    """Pixels per cell of a grid of ``rows`` × ``cols`` cells with outer ``corners`` (TL, TR, BR,
+    BL): the mean of its sides' lengths across and down, each over its count of cells."""
+    (a, b, c, d) = np.asarray(corners, float).reshape(4, 2)
+    across = (np.linalg.norm(b - a) + np.linalg.norm(c - d)) / 2 / cols  # top and bottom sides
+    down = (np.linalg.norm(d - a) + np.linalg.norm(c - b)) / 2 / rows    # left and right sides
+    return float((across + down) / 2)
 
 
 def _rendering(spec: ItemSpec) -> tuple[Rendering, tuple[tuple[int, ...], ...]]:

@@ -35,7 +35,7 @@ from solver.kakuro.formats import kakuro_from_json
 from solver.kakuro.model import Clue
 from solver.puzzle import cell_name
 
-from .corpus import spec_clue_digit_px
+from .corpus import corners_cell_px, spec_clue_digit_px
 
 Recognizer = Callable[[Path], object]
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
@@ -111,15 +111,11 @@ def load_truths(folder: Path) -> list[Truth]:
 
 def _cell_px(corners, puzzle: Puzzle | KakuroPuzzle) -> float | None:
     """Pixels per cell of a grid with outer ``corners`` (TL, TR, BR, BL), or None without them."""
+    rows, cols = (puzzle.rows, puzzle.cols) if isinstance(puzzle, KakuroPuzzle) else (puzzle.size, puzzle.size)
     try:
-        (a, b, c, d) = [(float(x), float(y)) for x, y in corners]
+        return round(corners_cell_px(corners, rows, cols), 1)
     except (TypeError, ValueError):
         return None
-    side = lambda p, q: ((p[0] - q[0]) ** 2 + (p[1] - q[1]) ** 2) ** 0.5  # noqa: E731
-    rows, cols = (puzzle.rows, puzzle.cols) if isinstance(puzzle, KakuroPuzzle) else (puzzle.size, puzzle.size)
-    across = (side(a, b) + side(d, c)) / 2 / cols   # top and bottom sides
-    down = (side(a, d) + side(b, c)) / 2 / rows     # left and right sides
-    return round((across + down) / 2, 1)
 
 
 def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
