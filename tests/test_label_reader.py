@@ -51,12 +51,12 @@ def test_split_clue():
     assert split_clue("12*") == (12, "*") and split_clue("7") == (7, None)
 
 
-def _rendered_label(text_target: int = 47, op: str = "*"):
+def _rendered_label(text_target: int = 47, op: str = "*", cell_px: int = 80):
     puzzle = Puzzle(4, (Cage(((0, 0), (0, 1)), op, text_target), Cage(((0, 2), (0, 3)), "+", 5),
                         Cage(((1, 0), (1, 1)), "+", 3), Cage(((1, 2), (1, 3)), "+", 7),
                         Cage(((2, 0), (2, 1)), "+", 3), Cage(((2, 2), (2, 3)), "+", 7),
                         Cage(((3, 0), (3, 1)), "+", 7), Cage(((3, 2), (3, 3)), "+", 3)))
-    rendering = render(puzzle, "newspaper", seed=5, cell_px=80)
+    rendering = render(puzzle, "newspaper", seed=5, cell_px=cell_px)
     grid = rectify(rendering.image, rendering.corners, 4)
     return rendering, grid, puzzle.cages[0]
 
@@ -127,3 +127,56 @@ def test_a_faint_operator_the_finder_missed_is_inside_the_strip():
     assert covered(label_strip(label, right=60)) >= 28 + 4
     assert covered(label_strip(label, right=60)) <= 19 + 1.0 * 9 + 0.5 * 9 + 1
     assert covered(label_strip(label, right=19)) == covered(label_strip(label))
+
+
+def test_tesseract_is_given_the_number_without_its_operator():
+    # The stock Tesseract model cannot read × ÷ −: an operator in its crop dragged the whole word's
+    # confidence to 0 (realdev vivaansinghvi07 "6−" at 0.00, so five right clues read unsure) or
+    # joined the number ("13+" read as "134"). The operator's first frame marks where the number
+    # ends, and the crop stops before it.
+    from vision.clues import label_crop, number_glyphs
+    from vision.label_reader import label_frames, operator_start
+    from vision.label_training import label_model
+    from vision.tesseract import TesseractEngine
+
+    rendering, grid, cage = _rendered_label(47, "-")
+    boxes = clue_glyph_boxes(rendering, cage)
+    scale = CELL / rendering.cell_px
+    patch_x = [(MARGIN + (x0 - rendering.lines[0]) * scale, MARGIN + (x1 - rendering.lines[0]) * scale)
+               for _, (x0, _, x1, _) in boxes]
+    label = label_glyphs(grid, cage.anchor)
+    frames = label_frames([label], label_model())[0]
+    assert decode(frames)[0][0] == "47-"
+    end = operator_start(label, frames)
+    assert patch_x[1][1] < end < patch_x[2][1]          # after the 7, inside the operator
+    glyphs, right = number_glyphs(label, end)
+    assert len(glyphs) == 2 and right <= patch_x[1][1] + 1
+    number, whole = TesseractEngine().read_lines([label_crop(label, end), label_crop(label)], whitelist="0123456789+-x*/:")
+    assert number.text == "47" and number.confidence > 0.8
+    # The whole label is what Tesseract had before: its operator costs the reading's confidence.
+    assert whole.confidence < number.confidence
+    # Frames that read no operator give no end: the label is given whole.
+    bare = frames.copy()
+    bare[:, [STRIP_CLASSES.index(op) for op in "+-*/"]] = 0
+    assert operator_start(label, bare) is None
+
+
+def test_a_tesseract_number_short_of_the_labels_glyphs_or_none_does_not_count():
+    # Tesseract drops a "1" beside another: "11" read as "1" at 0.8 outweighed the reader's sure
+    # "11+" (k7474-0037, 17 px). A number with fewer digits than its crop has separate glyphs, or no
+    # number at all (a lone clean "5" often comes back empty), is no evidence: the reader's reading
+    # stands alone, as sure as it is. Before, either left a sure clean label at 0.4: unsure.
+    from vision.clues import label_height_px, read_clues
+    from vision.tesseract import FakeEngine
+
+    rendering, grid, cage = _rendered_label(11, "+", cell_px=120)
+    assert label_height_px(label_glyphs(grid, cage.anchor), grid) > 16  # Tesseract's share is 0.6
+    reading = read_clues(grid, [cage.anchor], engine=FakeEngine((("1", 0.8),)))[cage.anchor]
+    assert reading.best[:2] == ("+", 11) and reading.best[2] > 0.9
+    agreeing = read_clues(grid, [cage.anchor], engine=FakeEngine((("11", 0.9),)))[cage.anchor]
+    assert agreeing.best[:2] == ("+", 11) and agreeing.best[2] > 0.9
+    for silent in ("", "+"):
+        alone = read_clues(grid, [cage.anchor], engine=FakeEngine(((silent, 0.0),)))[cage.anchor]
+        assert alone.best[:2] == ("+", 11) and alone.best[2] > 0.9
+    other = read_clues(grid, [cage.anchor], engine=FakeEngine((("17", 0.9),)))[cage.anchor]
+    assert other.best[:2] == ("+", 17)

@@ -214,6 +214,21 @@ def label_frames(labels: list, model: LabelModel | ConvNet, left: float | None =
     return np.split(probs, np.cumsum([len(f) for f in frames])[:-1])
 
 
+def operator_start(label, probs: np.ndarray, left: float | None = None) -> float | None:
+    """The patch x where the operator of ``label`` starts as its frame probabilities ``probs`` (from
+    a strip starting no later than ``left``, as :func:`label_frames` made them) read it: the first
+    strip column whose likeliest class is an operator, back in patch columns; None when no column
+    reads an operator. The training marks a character's middle CORE columns, so this is a little
+    inside the operator's ink, after its left edge and well after the number's last digit."""
+    best = probs.argmax(1)
+    ops = [STRIP_CLASSES.index(op) for op in OPERATORS]
+    columns = np.flatnonzero(np.isin(best, ops))
+    if not len(columns):
+        return None
+    strip = label_strip(label, left)
+    return strip.x0 + float(columns[0]) / strip.scale
+
+
 def split_clue(text: str) -> tuple[int, str | None]:
     """``'12*'`` → ``(12, '*')``; ``'7'`` → ``(7, None)``. ``text`` is a decoded clue text."""
     if text and text[-1] in OPERATORS:
