@@ -86,6 +86,21 @@ def test_a_puzzle_as_read_the_solver_cannot_settle_within_its_budget_says_so(mon
     assert any("not settled within 1 solver conflicts" in note for note in result.notes)
 
 
+def test_a_reading_with_one_solution_is_settled_when_the_search_runs_out_of_time(monkeypatch):
+    # k3131-0191, a clean 9×9 with every clue read at 0.8 or more: the search's first question took
+    # its whole budget and it gave up, though the puzzle as read has exactly one solution — that is
+    # the cheapest reading there is, and it is taken as the search would have.
+    import vision.reconcile as module
+    monkeypatch.setattr(module, "FIRST_BUDGET_S", 0.0)
+    monkeypatch.setattr(module, "TIME_BUDGET_S", 0.0)
+    result = reconcile(4, CELLS, readings(), wider=lambda: readings())
+    assert result.status == "unique" and result.solution == SOLUTION
+    assert result.confident and result.changes == ()
+    # A reading that needs a change is not settled so: the search did not get to it.
+    wrong = reconcile(4, CELLS, readings({0: [("+", 12, 0.6), ("*", 12, 0.35)]}), wider=lambda: readings())
+    assert wrong.status != "unique" and not wrong.confident
+
+
 def test_the_wider_list_is_searched_when_the_readers_alternatives_fail():
     # "12×" read as a sure "12+" with nothing else: no reading with one solution. The wider list
     # (every clue the cage can carry, scored against the label) holds 12× far down; searched after

@@ -142,27 +142,32 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         if again.status == "unique":
             options = wide_options
         found = again
-    if found.status == "unique":
+    result = None
+    if found.status != "unique":
+        as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
+                         stated)
+        try:
+            result = solve(as_read.with_entries(None), conflicts=AS_READ_CONFLICTS)
+        except PuzzleError:
+            pass
+        except Undecided:
+            notes.append(f"the puzzle as read was not settled within {AS_READ_CONFLICTS} solver conflicts")
+    if found.status == "unique" or (result is not None and result.status == "unique"):
+        # The search may give up on a big puzzle before its first round ends (a 9×9 whose first
+        # question took its whole budget): the puzzle as read, proven to have one solution, is the
+        # cheapest choice there is, as if the search had found it at once.
+        picks, solution = (found.picks, found.solution) if found.status == "unique" else ([0] * len(read), result.solution)
         choice = [0] * len(cages)
-        for i, k in zip(read, found.picks):
+        for i, k in zip(read, picks):
             choice[i] = k
-        named = _name_operators(cages, options, choice, read, first_reading, found.solution, lmd) if operators_shown else set()
+        named = _name_operators(cages, options, choice, read, first_reading, solution, lmd) if operators_shown else set()
         built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
                        operators_shown, entries, stated)
         assumed = calcudoku is None and lmd and not operators_shown
         if assumed:
             notes.append(RULES_ASSUMED)
-        return _settled(built, found.solution, choice, options, first_reading, cages, rounds, notes,
+        return _settled(built, solution, choice, options, first_reading, cages, rounds, notes,
                         min_wall_probability, named, sure_of_rules=not assumed)
-    as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
-                     stated)
-    try:
-        result = solve(as_read.with_entries(None), conflicts=AS_READ_CONFLICTS)
-    except PuzzleError:
-        result = None
-    except Undecided:
-        result = None
-        notes.append(f"the puzzle as read was not settled within {AS_READ_CONFLICTS} solver conflicts")
     notes.append(f"no reading with exactly one solution within {most} changes ({rounds} tried, {found.status})")
     return Reconciled(as_read, result.status if result else "none", result.solution if result else None, (),
                       False, rounds, tuple(notes))
