@@ -180,3 +180,18 @@ def test_a_tesseract_number_short_of_the_labels_glyphs_or_none_does_not_count():
         assert alone.best[:2] == ("+", 11) and alone.best[2] > 0.9
     other = read_clues(grid, [cage.anchor], engine=FakeEngine((("17", 0.9),)))[cage.anchor]
     assert other.best[:2] == ("+", 17)
+
+
+def test_tesseract_gets_room_around_a_labels_number():
+    # A tight crop of a bold "15" read "415" at 0.8 and "36" read "26" (realdev): with a crop height of
+    # white on each side and taller mosaic text, every realdev number Tesseract reads at 0.6 or more
+    # is right (CROP_SIDE). The ink itself is unchanged.
+    from vision.clues import CROP_SIDE, label_crop
+
+    _, grid, cage = _rendered_label(15, "+")
+    label = label_glyphs(grid, cage.anchor)
+    crop = label_crop(label)
+    ink_columns = np.flatnonzero((crop < 128).any(axis=0))
+    assert ink_columns[0] >= CROP_SIDE * crop.shape[0] and crop.shape[1] - 1 - ink_columns[-1] >= CROP_SIDE * crop.shape[0]
+    from vision.tesseract import TesseractEngine
+    assert TesseractEngine().read_lines([crop], whitelist="0123456789")[0].text.startswith("15")

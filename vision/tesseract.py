@@ -112,7 +112,7 @@ class Mosaic:
     """Per crop: ``(x0, y0, y1, scale)``: its left edge, top and bottom row, and the factor it was scaled by."""
 
 
-def build_mosaic(crops: Sequence[np.ndarray], text_height: int = 40, gap: int = 30, margin: int = 20) -> Mosaic:
+def build_mosaic(crops: Sequence[np.ndarray], text_height: int = 48, gap: int = 30, margin: int = 20) -> Mosaic:
     """Stack the crops (each scaled so its height is ``text_height``) on white, one per row.
     Crops are taken as grey, dark ink on light; empty crops get an empty slot."""
     rows, slots, y, width = [], [], margin, 2 * margin + 1
