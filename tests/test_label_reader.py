@@ -195,3 +195,19 @@ def test_tesseract_gets_room_around_a_labels_number():
     assert ink_columns[0] >= CROP_SIDE * crop.shape[0] and crop.shape[1] - 1 - ink_columns[-1] >= CROP_SIDE * crop.shape[0]
     rows = np.flatnonzero((crop < 128).any(axis=1))
     assert rows[0] >= 2 and crop.shape[0] - 1 - rows[-1] >= 2
+
+
+def test_tesseracts_share_is_its_weight_times_its_confidence():
+    # k7474-0207: Tesseract read a clean "5" right at confidence 0.0, and the linear mix cut the
+    # reader's sure "5×" to 0.48 (unsure). Now an agreeing reading never lowers the reader's ...
+    agree = combine_texts((0, 0), [("5*", 0.997)], ("5", 0.0), no_ops=False, ocr_weight=0.52)
+    assert agree.best[:2] == ("*", 5) and agree.best[2] > 0.99
+    # ... one it is unsure of moves the reader little (k7474-0271: "15+" at 0.997, Tesseract "18" at 0.67) ...
+    unsure = combine_texts((0, 0), [("15+", 0.997)], ("18", 0.67), no_ops=False, ocr_weight=0.6)
+    assert unsure.best[:2] == ("+", 15) and unsure.best[2] >= 0.5
+    # ... and one it is sure of overrules a reader misled by an unfamiliar font (realdev: "3" read "5").
+    sure = combine_texts((0, 0), [("5-", 0.99)], ("3", 0.96), no_ops=False, ocr_weight=0.6)
+    assert sure.best[:2] == ("-", 3) and sure.best[2] >= 0.5
+    # Without a Tesseract reading the reader keeps 1 - weight (a label too small to ask).
+    alone = combine_texts((0, 0), [("7+", 1.0)], None, no_ops=False, ocr_weight=0.15)
+    assert abs(alone.best[2] - 0.85) < 1e-3
