@@ -20,9 +20,12 @@ Algorithm, per cell:
    (:func:`assumed_label`); strips start no later than where the puzzle's labels usually start.
    A label found out of that place (far smaller, or higher or lower) is read again as found there
    and the surer reading kept, the other's texts as alternatives (:func:`_label_choices`).
-5. *OCR* (:mod:`vision.tesseract`): every label at least OCR_MIN_PX tall in the photo is read by
-   one tesseract run with a digit and operator whitelist; its share grows with the label's height
-   in the photo (OCR_WEIGHT_PX).
+5. *OCR* (:mod:`vision.tesseract`): the number of every label at least OCR_MIN_PX tall in the
+   photo (the crop ends where the reader's frames read an operator: the stock model cannot read
+   × ÷ −) is read by one tesseract run with a digit and operator whitelist; its share of the
+   number's probability is its confidence times a weight that grows with the label's height in
+   the photo (OCR_WEIGHT_PX), and a reading short of the crop's glyphs, or empty, has none
+   (:func:`combine_texts`).
 6. *No operators printed*: when under NO_OPS_SHARE of the labels read show an operator glyph,
    every label gets ``'?'``.
 
@@ -750,9 +753,12 @@ NO_OPS_SHARE = 0.3
 """Below this share of labels showing an operator, the puzzle is taken as printed without them
 (a stray mark read as an operator in one or two labels does not count)."""
 OCR_WEIGHT_PX = ((8.0, 0.15), (16.0, 0.6))
-"""Tesseract's share in a number's probability by the label's height in the photo's own pixels,
-interpolated between these points: measured on generated photos and realdev, tesseract reads big
-crisp labels in unfamiliar fonts better than our classifier and small blurred ones worse."""
+"""Tesseract's weight by the label's height in the photo's own pixels, interpolated between these
+points (its share of a number is this times its confidence, :func:`combine_texts`): measured on
+generated photos and realdev, tesseract reads big crisp labels in unfamiliar fonts better than our
+classifier and small blurred ones worse. (On generated labels alone a lower weight would do: the
+reader is right on 99.5% of those Tesseract is asked about, Tesseract on 87.6%; on realdev the
+reader 91.6%, Tesseract 99.1%.)"""
 
 
 def label_height_px(label: Label, grid: GridFind) -> float:
