@@ -627,7 +627,11 @@ def number_glyphs(label: Label, end: float | None = None) -> tuple[tuple[Glyph, 
 def label_crop(label: Label, end: float | None = None) -> np.ndarray:
     """The label as a grey image, dark ink on white, a little padded: the whole label, or with
     ``end`` only its :func:`number_glyphs` (where its operator starts: Tesseract reads the number)."""
-    glyphs, x1 = number_glyphs(label, end)
+    return _glyphs_crop(label, *number_glyphs(label, end))
+
+
+def _glyphs_crop(label: Label, glyphs: tuple[Glyph, ...], x1: int) -> np.ndarray:
+    """:func:`label_crop` of ``glyphs`` of ``label``, ending at patch column ``x1``."""
     x0 = min(g.box[0] for g in glyphs)
     y0 = int(max(0, label.top - 0.3 * label.height))
     y1 = int(min(PATCH, label.top + 1.3 * label.height))
@@ -887,11 +891,11 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
         engine = engine or TesseractEngine()
         # Tesseract reads the number only: the stock model cannot read × ÷ −, and an operator it
         # misreads drags the whole word's confidence to nothing or joins the number ("13+" as "134").
-        ends = [operator_start(labels[c], frames[c], place[2]) for c in asked]
-        readings = engine.read_lines([label_crop(labels[c], end) for c, end in zip(asked, ends)],
+        numbers = [number_glyphs(labels[c], operator_start(labels[c], frames[c], place[2])) for c in asked]
+        readings = engine.read_lines([_glyphs_crop(labels[c], *number) for c, number in zip(asked, numbers)],
                                      whitelist=OCR_CHARS)
-        texts = {c: (r.text, r.confidence) for c, r, end in zip(asked, readings, ends)
-                 if _usable(r.text, number_glyphs(labels[c], end)[0])}
+        texts = {c: (r.text, r.confidence) for c, r, (glyphs, _) in zip(asked, readings, numbers)
+                 if _usable(r.text, glyphs)}
     with_op = sum(bool((t and t[0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
                   for c, t in found.items())
     no_ops = bool(found) and with_op < NO_OPS_SHARE * len(found)
