@@ -20,6 +20,10 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
    which can take long to prove that no cheap choice exists). Processor time, not wall time: on a
    busy machine (a test run beside other work) the same reading gets the same search and the same
    answer; wall time gave one realdev screenshot a different answer under load.
+   With ``patience_s`` below ``budget_s``, no new round starts after ``patience_s``, but the first
+   round may run on to ``budget_s``: a caller with a fallback (a wider search) gets the time back
+   when the search is going through choices that each have several solutions, and a search that
+   has not yet found its first choice (a 9×9 misread in many places) is not cut off before it does.
 
 Contract: the result's ``picks`` index into each cage's alternatives; ``status`` is ``'unique'``
 (found), ``'multiple'`` (every choice tried had several solutions) or ``'none'`` (no choice within
@@ -64,11 +68,13 @@ class Found:
 
 def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: list[list[tuple[str, int, float]]],
                     *, operators_shown: bool = True, calcudoku: bool | None = None, max_changes: int = 3,
-                    rounds: int = 30, budget_s: float = 2.0) -> Found:
+                    rounds: int = 30, budget_s: float = 2.0, patience_s: float | None = None) -> Found:
     """The cheapest choice of one ``(op, target, cost)`` per cage of ``layout`` (cells per cage)
     whose puzzle has exactly one solution. Alternatives the engine cannot encode (impossible clues)
-    are never chosen. Raises PuzzleError when the layout itself is not a puzzle."""
+    are never chosen. Raises PuzzleError when the layout itself is not a puzzle. ``patience_s``: see
+    the module docstring (``budget_s`` when not given)."""
     clock = _ThreadClock()
+    patience_s = budget_s if patience_s is None else min(patience_s, budget_s)
     lmd = bool(calcudoku) if calcudoku is not None else any(
         len(cells) > 2 and alts and alts[0][0] in "-/" for cells, alts in zip(layout, alternatives))
     wcnf, selectors, top = WCNF(), [], size ** 3
@@ -104,12 +110,13 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
         _hard(wcnf, cap.clauses, cap.nv)
     tried = 0
     status = "none"
-    while tried < rounds and clock.seconds() < budget_s:
+    while tried < rounds and clock.seconds() < (budget_s if not tried else patience_s):
+        limit = budget_s if not tried else patience_s
         # A fresh solver every round, the choices already tried blocked in the formula: RC2Stratified
         # loses choices when a clause is added between calls (pysat issue #203; realdev Blog28 had
         # its right reading, one change away, reported as 'no choice left').
         with (RC2Stratified if wcnf.soft else RC2)(wcnf) as rc2:  # the stratified form needs a soft clause
-            with clock.watchdog(budget_s, rc2.interrupt):
+            with clock.watchdog(limit, rc2.interrupt):
                 model = rc2.compute(expect_interrupt=True)
             if rc2.interrupted:
                 break

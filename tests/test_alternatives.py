@@ -43,6 +43,17 @@ def test_a_reading_with_several_solutions_is_passed_over():
     assert found.solution == ((1, 2, 3), (2, 3, 1), (3, 1, 2))
 
 
+def test_patience_stops_new_rounds_but_not_the_first():
+    # The same 3×3: its first round finds the cheap reading with two solutions. With no patience
+    # left no second round starts, though the first ran (k6161-0004, a hand-held 9×9 misread in
+    # five places, had been cut off in its first round at the search's half-time and gave up).
+    layout, alternatives = [((0, 0), (0, 1)), ((1, 0),)], [[("+", 3, 0.0)], [("=", 3, 0.0), ("=", 2, 1.0)]]
+    hasty = cheapest_unique(3, layout, alternatives, budget_s=30, patience_s=0.0)
+    assert hasty.status == "gave up" and hasty.rounds == 1
+    assert cheapest_unique(3, layout, alternatives, budget_s=0.0, patience_s=0.0).rounds == 0
+    assert cheapest_unique(3, layout, alternatives, budget_s=30, patience_s=30).status == "unique"
+
+
 def test_no_reading_with_a_solution():
     found = cheapest_unique(3, [((0, 0), (0, 1)), ((0, 2),)], [[("+", 3, 0.0)], [("=", 1, 0.0), ("=", 2, 1.0)]])
     assert found.status == "none" and found.picks is None
