@@ -295,3 +295,18 @@ def test_faint_specks_do_not_move_a_border_off_its_line(tmp_path):
 
     path = write_item(plan(300, 6161)[202], tmp_path)
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
+
+
+@pytest.mark.parametrize("seed, index, n", [(7474, 184, 3), (6161, 167, 5)])
+def test_a_faint_grid_inside_a_white_card_is_found_inside_it(seed, index, n, tmp_path):
+    # Hand-held k7474-0184 (an app's 3×3) and k6161-0167 (a web 5×5), each on a white card with a
+    # margin, on a dark screen: only the card was outlined, and the border search around its edge
+    # did not reach in to the faint grid, so the card's edges were taken for the border (the top
+    # row's labels fell outside; the 5×5 was read as a 4×4). The card is now probed shrunk too.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, seed)[index], tmp_path)
+    truth = json.loads(path.read_text())
+    assert truth["truth"]["size"] == n
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)

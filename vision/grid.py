@@ -120,6 +120,17 @@ CLEARER_INNER, INSIDE_SHARE = 1.3, 0.8
 CLEARER_INNER times as much and whose cells are that much tidier is taken instead: the whole frame of
 a hand-held photo, around a faint 3×3 on a phone screen, had scored higher as an untidy 5×5 for its
 larger area (k7474-0032: contrast 0.021 against 0.031, tidy 0.36 against 0.93)."""
+INSET_TIDY, INSETS = 0.8, (0.03, 0.06)
+"""A candidate whose probe finds its cells this untidy (see :func:`clutter`) is probed again shrunk
+by each of INSETS (shares of its side): a white card or panel with a margin around a faint grid
+is outlined as a whole, and the probe's border search (half PROBE_MARGIN) does not reach in as far
+as the grid; it then counted the panel's edge as the border (hand-held k7474-0184, an app's 3×3:
+the top row's labels fell outside; k6161-0167, a web 5×5 on a white card read as a 4×4).
+Only a shrunk probe that finds a grid no other probe found (a corner INSET_MOVED cells away, or
+another N) joins the choice, and not one with fewer cells of the same side (within INSET_SAME_CELL): that is the
+same grid less its outer row and column, which an untidy hard photo's grid had scored below
+(k7474-0188, a 9×9 read as an 8×8)."""
+INSET_MOVED, INSET_SAME_CELL = 0.2, 0.15
 FINER_CLEAR = 2 / 3
 """A finer comb (2N cells over N) standing out less than this fraction of the coarser one's contrast
 has its extra lines measured in the coarser comb's profiles (see :func:`count_cells`): a column of
@@ -145,6 +156,8 @@ class Probe:
     """Share of slices along the four sides where the border ridge was followed."""
     tidy: float = 1.0
     """1 when the cells' middles hold no long lines, down to 0.02 when they do (see :func:`clutter`)."""
+    quad: np.ndarray | None = None
+    """The candidate quadrilateral probed (working-copy coordinates)."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -872,7 +885,7 @@ def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     area = cv2.contourArea(back.astype(np.float32))
     cells = _cell_centres(dark, (x0, x1, y0, y1), n)
     tidy = float(np.clip(1.0 - clutter(widen(dark), lo, hi, span, n) / CLUTTER_LIMIT, 0.02, 1.0))
-    return Probe(back, n, contrast * np.sqrt(area) * firm * tidy, contrast, cells, support, tidy)
+    return Probe(back, n, contrast * np.sqrt(area) * firm * tidy, contrast, cells, support, tidy, quad)
 
 
 def _cell_centres(dark: np.ndarray, span: tuple[float, float, float, float], n: int) -> float:
@@ -999,6 +1012,7 @@ def find_grid(image: np.ndarray) -> GridFind:
     quads = candidate_quads(gray, pad, bridge=True)
     quads = quads + distinct(quads + solid_quads(gray))[len(quads):]
     probes = _probed(levels, quads)
+    probes = probes + _inset_probes(levels, probes)
     flat = not probes
     if flat:  # a hard shadow across the grid: its outline is whole in the flattened copy
         seen = distinct(quads)
@@ -1010,6 +1024,36 @@ def find_grid(image: np.ndarray) -> GridFind:
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
     found = grid_from_corners(image, corners, best.size, confidence, notes)
     return replace(found, flattened=True) if flat else found
+
+
+def inset(quad: np.ndarray, share: float) -> np.ndarray:
+    """``quad`` shrunk by ``share`` of its side on every side, in its own perspective."""
+    h = cv2.getPerspectiveTransform(np.float32([[0, 0], [1, 0], [1, 1], [0, 1]]), quad.astype(np.float32))
+    inner = np.float32([[share, share], [1 - share, share], [1 - share, 1 - share], [share, 1 - share]])
+    return cv2.perspectiveTransform(inner.reshape(1, 4, 2), h)[0].astype(np.float64)
+
+
+def _inset_probes(levels: list[np.ndarray], probes: list[Probe]) -> list[Probe]:
+    """Probes of the untidy ``probes``' candidates shrunk by INSETS that find a grid no probe found (a
+    corner INSET_MOVED cells or more away, or another N): one that finds a grid again, a pixel
+    off, would only stir the choice among near-equals."""
+    found = []
+    for p in probes:
+        if p.tidy >= INSET_TIDY:
+            continue
+        cell = _cell_side(p)
+        for q in _probed(levels, [inset(p.quad, share) for share in INSETS]):
+            if q.size < p.size and abs(_cell_side(q) / cell - 1) < INSET_SAME_CELL:
+                continue  # the same lattice less its outer cells
+            if not any(o.size == q.size and np.linalg.norm(q.corners - o.corners, axis=1).max() < INSET_MOVED * _cell_side(o)
+                       for o in probes + found):
+                found.append(q)
+    return found
+
+
+def _cell_side(p: Probe) -> float:
+    """The mean side of a probe's cells (working-copy pixels)."""
+    return float(np.mean(np.linalg.norm(p.corners - np.roll(p.corners, -1, axis=0), axis=1))) / p.size
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
