@@ -321,9 +321,10 @@ def _corner_peaks(dark: np.ndarray) -> tuple[float, float, np.ndarray]:
     return peak, (float(quantile(rest, 0.995)) if rest.size else 0.0), entry
 
 
-def _ink_and_lines(dark: np.ndarray, inset: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _ink_and_lines(dark: np.ndarray, inset: int = 0, left_only: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`ink_components` and the mask of the wall and grid-line pixels it removed; with an
-    ``inset`` only ink at least that many pixels inside the cell lines is kept."""
+    ``inset`` only ink at least that many pixels inside the cell lines (``left_only``: inside the
+    left line) is kept."""
     peak, label_peak, entry = _corner_peaks(dark)
     high = max(INK_WEAK, min(INK_THRESHOLD, 0.55 * peak))
     label_high = max(INK_WEAK, min(INK_THRESHOLD, 0.55 * label_peak))
@@ -336,7 +337,10 @@ def _ink_and_lines(dark: np.ndarray, inset: int = 0) -> tuple[np.ndarray, np.nda
     mask |= _glyph_edge(dark, vertical, mask, high)
     if inset:
         inside = np.zeros_like(mask)
-        inside[MARGIN + inset:MARGIN + CELL - inset, MARGIN + inset:MARGIN + CELL - inset] = True
+        if left_only:
+            inside[:, MARGIN + inset:] = True
+        else:
+            inside[MARGIN + inset:MARGIN + CELL - inset, MARGIN + inset:MARGIN + CELL - inset] = True
         mask &= inside
     count, labels, stats, _ = cv2.connectedComponentsWithStats(mask.astype(np.uint8), connectivity=8)
     edge_lo, edge_hi = MARGIN + 4, MARGIN + CELL - 4
@@ -539,16 +543,30 @@ def cell_ink(grid: GridFind, cell: Cell) -> tuple[np.ndarray, np.ndarray, np.nda
     return _memo(grid, ("ink", cell), lambda: tuple(map(_read_only, _ink_and_lines(cell_patch(grid, cell)))))
 
 
+def _joined_on_left(stats: np.ndarray, members: list[int]) -> bool:
+    """Whether a blob that starts outside the cell's left line reaches in up to the label's first
+    glyph, beside it: a first glyph printed against the wall, joined to what is left of the wall's
+    blurred edge (clean web k8383-0191: "21+" and "16+" were cut out as "1+" and "6+", and
+    Tesseract, given the "1" alone, overruled the reader's sure "21+")."""
+    x, y, w, h = stats[members[0], :4]
+    return any(i not in members and area > 0 and bx < MARGIN - 2 and bx + bw > MARGIN + 1
+               and bx + bw >= x - 0.9 * h and by < y + h and by + bh > y and bh < 0.45 * CELL
+               for i, (bx, by, bw, bh, area) in enumerate(stats) if i > 0)
+
+
 def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray],
            near: tuple[float, float] | None = None) -> Label | None:
     """:func:`label_glyphs` of a patch whose :func:`_ink_and_lines` is ``ink``."""
     labels, stats, lines = ink
     members = _line_members(stats, near)
-    if not members:
-        # The blurred edge of a wall left beside the label joins it into one big blob: cut the
-        # cell's border band off and look again.
-        labels, stats, lines = _ink_and_lines(dark, LABEL_INSET)
-        members = _line_members(stats, near)
+    joined = bool(members) and _joined_on_left(stats, members)
+    if not members or joined:
+        # The blurred edge of a wall left beside the label joins it, or its first glyph, into one
+        # big blob: cut the cell's border band (the left one, beside a first glyph) off and look again.
+        inset = _ink_and_lines(dark, LABEL_INSET, left_only=joined)
+        again = _line_members(inset[1], near)
+        if again and (not members or inset[1][again[0], 0] < stats[members[0], 0]):
+            (labels, stats, lines), members = inset, again
     if not members:
         return None
     digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
