@@ -110,8 +110,10 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
         _hard(wcnf, cap.clauses, cap.nv)
     tried = 0
     status = "none"
-    while tried < rounds and clock.seconds() < (budget_s if not tried else patience_s):
-        limit = budget_s if not tried else patience_s
+    while tried < rounds:
+        limit = patience_s if tried else budget_s
+        if clock.seconds() >= limit:
+            break
         # A fresh solver every round, the choices already tried blocked in the formula: RC2Stratified
         # loses choices when a clause is added between calls (pysat issue #203; realdev Blog28 had
         # its right reading, one change away, reported as 'no choice left').
