@@ -316,3 +316,24 @@ def test_a_first_digit_printed_against_the_left_wall_stays_in_its_label(tmp_path
     # 0.48). The left band is cut off and the label looked for again.
     reading = _held_out_clue_reading(191, cell, tmp_path, seed=8383)
     assert reading.best[:2] == clue and reading.best[2] > 0.9
+
+
+def test_a_speck_just_right_of_the_left_line_is_no_label(tmp_path):
+    # Hard web photo k6161-0080: in cell (1, 1), where a hard shadow's edge meets the grid lines, a
+    # speck 4 px wide was centred 2 px right of the left line, and it passed for a label's first
+    # glyph. "One clue per cage" then kept a wall along the shadow's edge, and a cage was split in
+    # two. A first glyph must now be centred 3 px in.
+    import json
+
+    from ui.corpus import plan, write_item
+    from vision.clues import clue_presence
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 6161)[80], tmp_path)
+    truth = json.loads(path.read_text())["truth"]
+    anchors = {tuple(min(map(tuple, cage["cells"]))) for cage in truth["cages"]}
+    assert (1, 1) not in anchors
+    presence = clue_presence(find_grid(load_image(path.with_suffix(".jpg"))))
+    assert presence[(1, 1)] < 0.5
+    assert all(presence[cell] > 0.5 for cell in anchors)
