@@ -566,10 +566,10 @@ def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray],
     if not members or joined:
         # The blurred edge of a wall left beside the label joins it, or its first glyph, into one
         # big blob: cut the cell's border band (the left one, beside a first glyph) off and look again.
-        inset = _ink_and_lines(dark, LABEL_INSET, left_only=joined)
-        again = _line_members(inset[1], near)
-        if again and (not members or inset[1][again[0], 0] < stats[members[0], 0]):
-            (labels, stats, lines), members = inset, again
+        labels_in, stats_in, lines_in = _ink_and_lines(dark, LABEL_INSET, left_only=joined)
+        again = _line_members(stats_in, near)
+        if again and (not members or stats_in[again[0], 0] < stats[members[0], 0]):
+            labels, stats, lines, members = labels_in, stats_in, lines_in, again
     if not members:
         return None
     digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
