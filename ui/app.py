@@ -481,6 +481,11 @@ def read_summary(loaded) -> None:
         if reading is not None:
             for note in reading.notes:
                 st.write(f"Note: {note}")
+    if reading is not None:
+        from vision.read import RETAKE_NOTE  # vision is loaded once a photo has been read
+        for note in reading.notes:
+            if note.startswith(RETAKE_NOTE):  # what would help, where it is seen
+                st.warning(note[0].upper() + note[1:] + ".")
 
 
 def review_notes(found: app_view.Doubts, draft: Draft) -> None:

@@ -793,6 +793,13 @@ def label_height_px(label: Label, grid: GridFind) -> float:
     return label.height * cell_src / CELL
 
 
+def labels_px(grid: GridFind, cells: Iterable[Cell]) -> float | None:
+    """The median digit height, in the photo's own pixels, of the clue labels found in ``cells``'
+    top-left corners (None when none is found there)."""
+    heights = [label_height_px(label, grid) for cell in cells if (label := label_glyphs(grid, cell)) is not None]
+    return float(np.median(heights)) if heights else None
+
+
 def ocr_weight(label: Label, grid: GridFind) -> float:
     """Tesseract's share for this label (see OCR_WEIGHT_PX)."""
     (h0, w0), (h1, w1) = OCR_WEIGHT_PX
