@@ -120,6 +120,16 @@ CLEARER_INNER, INSIDE_SHARE = 1.3, 0.8
 CLEARER_INNER times as much and whose cells are that much tidier is taken instead: the whole frame of
 a hand-held photo, around a faint 3×3 on a phone screen, had scored higher as an untidy 5×5 for its
 larger area (k7474-0032: contrast 0.021 against 0.031, tidy 0.36 against 0.93)."""
+COMPLETED_TIDY = 0.6
+"""How tidy (see :func:`clutter`) a grid found by completing an outline's corner must be: a last
+resort, so more than MIN_TIDY (a hard app photo's outline completed across its shadow found a
+wrong 4×4 at 0.34; the 6×6 under a shadow's point, k8383-0224, was found at 0.78)."""
+COMPLETED_SIDES = 1.6
+"""Longest over shortest side of a completed outline worth probing (a square seen at up to 20° of
+tilt is well inside it)."""
+COMPLETED_SHIFT = 0.1
+"""Least move of the completed corner, in mean sides of the outline, worth a probe (a nearly
+parallel outline completed is the same outline, already probed)."""
 INSET_TIDY, INSETS = 0.8, (0.03, 0.06)
 """A candidate whose probe finds its cells this untidy (see :func:`clutter`) is probed again shrunk
 by each of INSETS (shares of its side): a white card or panel with a margin around a faint grid
@@ -1016,7 +1026,8 @@ def find_grid(image: np.ndarray) -> GridFind:
     flat = not probes
     if flat:  # a hard shadow across the grid: its outline is whole in the flattened copy
         seen = distinct(quads)
-        probes = _probed(levels, distinct(seen + candidate_quads(flattened(gray), pad, bridge=True))[len(seen):])
+        quads = distinct(seen + candidate_quads(flattened(gray), pad, bridge=True))
+        probes = _probed(levels, quads[len(seen):]) or _completed_probes(levels, quads[len(seen):])
     if not probes:
         raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
     best, notes = choose(probes)
@@ -1049,6 +1060,42 @@ def _inset_probes(levels: list[np.ndarray], probes: list[Probe]) -> list[Probe]:
                        for o in probes + found):
                 found.append(q)
     return found
+
+
+def completions(quad: np.ndarray) -> list[np.ndarray]:
+    """``quad`` with each corner in turn moved to where the other three make it a parallelogram."""
+    quad = np.asarray(quad, np.float64)
+    out = []
+    for k in range(4):
+        done = quad.copy()
+        done[k] = quad[(k + 1) % 4] + quad[(k + 3) % 4] - quad[(k + 2) % 4]
+        out.append(done)
+    return out
+
+
+def _completed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
+    """The last resort when no candidate shows a grid: the probes of the flattened copy's new
+    ``quads`` with one corner completed (:func:`completions`) that find a grid at least
+    COMPLETED_TIDY tidy. A hard shadow's edge across a grid's corner can pull the outline's corner
+    along it, in the photo and in the flattened copy alike (hard web k8383-0224, a 6×6 under a
+    shadow's point: no grid was found). Only the flattened copy's outlines are completed: the
+    photo's own, completed too, took a Kakuro photo's search for a KenKen grid 0.2 s longer on
+    average (seed 2727) and found no more KenKen grids."""
+    h, w = levels[0].shape[:2]
+    shaped = [c for q in quads for c in completions(q)
+              if c.min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h and _squarish(c)
+              and np.abs(c - q).max() >= COMPLETED_SHIFT * _mean_side(q)]
+    return [p for p in _probed(levels, shaped) if p.tidy >= COMPLETED_TIDY]
+
+
+def _mean_side(quad: np.ndarray) -> float:
+    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+
+
+def _squarish(quad: np.ndarray) -> bool:
+    """Whether no side of ``quad`` is more than COMPLETED_SIDES times as long as another."""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return bool(sides.min() > 0 and sides.max() <= COMPLETED_SIDES * sides.min())
 
 
 def _cell_side(p: Probe) -> float:
