@@ -101,6 +101,25 @@ def test_a_kenken_read_as_a_kakuro_with_a_bare_outer_line_is_read_as_a_kenken(tm
     assert {(frozenset(c.cells), c.op, c.target) for c in reading.puzzle.cages} == want
 
 
+def test_a_kenken_without_a_solution_is_not_given_up_for_a_kakuro_with_a_bare_outer_line(tmp_path):
+    """Hand-held k8383-0246 (a newspaper KenKen, labels 5 px tall): its KenKen reading has no
+    solution, and its reading as a Kakuro had one, in doubt and with an outer line of nothing but
+    blocks; the Kakuro was taken. No real Kakuro prints such a line: the photo is a KenKen, read
+    with misread clues that the person can correct, not a made-up Kakuro."""
+    from ui.corpus import plan, write_item
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+    from vision.kakuro import BARE_EDGE_NOTE, read_kakuro
+
+    path = write_item(plan(300, 8383)[246], tmp_path)
+    image = load_image(path.with_suffix(".jpg"))
+    as_kakuro = read_kakuro(image, kenken=(find_grid(image),))
+    assert any(note.startswith(BARE_EDGE_NOTE) for note in as_kakuro.notes) and not as_kakuro.confident
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and reading.status != "unique" and not reading.confident
+    assert reading.puzzle.size == 6
+
+
 def test_a_kakuro_whose_first_row_cell_was_its_clues_only_white_is_read():
     """A clue cell whose diagonal shows but whose cells right and below read dark takes one of them
     as white, never one of the first row or column (held-out Kakuro photo seed 2026, number 17)."""

@@ -13,7 +13,10 @@ likely, a bare outer line) and changed no fewer numbers than the KenKen changed 
 photo read as a KenKen gives a small grid whose clues the solver had to change; kk2026-0042 read
 as a 3×3 with three clues changed) — or has an outer line of nothing but blocks, which no real
 Kakuro prints (none of 1,980 generated ones), whatever either changed (k9090-0106's KenKen reading,
-right, changed two clues where its reading as a Kakuro changed one number).
+right, changed two clues where its reading as a Kakuro changed one number). A Kakuro in doubt with
+such a line gives way to the KenKen reading even when that has no solution: the photo is a KenKen
+whose clues were misread, which the person can correct, not a Kakuro made up from its lines
+(hand-held k8383-0246; the Kakuro sets 2727 and 3535 read the same).
 
 Which look comes first: when under DARK_SHARE[0] of the KenKen grid's cells are dark like a
 Kakuro's blocks (a Kakuro has more), the KenKen is read first, and a confident KenKen reading is
@@ -84,7 +87,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
     bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
     guessed_less = kakuro.status != "unique" or bare or len(kenken.changes) <= len(kakuro.changes)
-    if kenken.confident or (kenken.status == "unique" and not settled and guessed_less):
+    if kenken.confident or (not settled and ((kenken.status == "unique" and guessed_less) or bare)):
         return replace(kenken, notes=kenken.notes + (
             f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
     return replace(_with_kenken_look(kakuro, kenken, seconds),
