@@ -173,7 +173,7 @@ def test_a_label_found_that_reads_as_nothing_is_read_again_at_the_usual_place(tm
 
 @pytest.mark.xfail(strict=False, reason="the clue-label network as this code fits it on a fresh machine "
                    "(2026-11-22) reads this hard label, read again at its usual place, as '1'; the earlier "
-                   "fit read '14+' (how one fit reads hard labels differs from another's: README)")
+                   "fit read '14+' (how one fit reads hard labels differs from another's: docs/HISTORY.md)")
 def test_the_label_read_again_at_the_usual_place_is_read_right(tmp_path):
     assert _held_out_clue_reading(206, (3, 1), tmp_path, seed=1234).best[:2] == ("+", 14)
 
