@@ -17,6 +17,9 @@ The algorithm, one function per step:
    (:func:`count_cells`) — a 9×9 grid also has lines at every third, but 18 would need lines in
    the cell middles (as long as a 9×9's cells, when the finer comb stands out clearly less: a
    column of big digits is no line).
+   When no candidate shows a grid, the candidates of a copy flattened against a hard shadow are
+   probed (:func:`flattened`), and as a last resort those outlines with one corner completed to a
+   parallelogram (:func:`_completed_probes`: a shadow's edge can pull a corner along it).
 4. :func:`choose` keeps the best-scoring grid; when two similar grids stand side by side (a puzzle
    and its solved copy) it keeps the one with less ink in the cell centres and says so in a note.
 5. :func:`rectify` warps the original image (from a pyramid level near the target scale, so thin
@@ -1084,23 +1087,24 @@ def _completed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list
     h, w = levels[0].shape[:2]
     shaped = [c for q in quads for c in completions(q)
               if c.min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h and _squarish(c)
-              and np.abs(c - q).max() >= COMPLETED_SHIFT * _mean_side(q)]
+              and np.abs(c - q).max() >= COMPLETED_SHIFT * _sides(q).mean()]
     return [p for p in _probed(levels, shaped) if p.tidy >= COMPLETED_TIDY]
 
 
-def _mean_side(quad: np.ndarray) -> float:
-    return float(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).mean())
+def _sides(quad: np.ndarray) -> np.ndarray:
+    """The lengths of ``quad``'s four sides, from its first corner round."""
+    return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
 
 
 def _squarish(quad: np.ndarray) -> bool:
     """Whether no side of ``quad`` is more than COMPLETED_SIDES times as long as another."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = _sides(quad)
     return bool(sides.min() > 0 and sides.max() <= COMPLETED_SIDES * sides.min())
 
 
 def _cell_side(p: Probe) -> float:
     """The mean side of a probe's cells (working-copy pixels)."""
-    return float(np.mean(np.linalg.norm(p.corners - np.roll(p.corners, -1, axis=0), axis=1))) / p.size
+    return float(_sides(p.corners).mean()) / p.size
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
