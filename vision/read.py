@@ -87,7 +87,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         walls = cage_stage.settle(grid, walls, presence)
         cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
     with clock("clues"):
-        readings = clue_stage.read_clues(grid, [cells[0] for cells in cells_of_cages], engine=ocr_engine)
+        anchors = [cells[0] for cells in cells_of_cages]
+        readings = clue_stage.read_clues(grid, anchors, engine=ocr_engine)
     entries, entry_conf = _digits(grid, clock)
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
@@ -100,7 +101,7 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     extra = {"rectified": grid.rectified} if debug else {}
     unread = tuple(cells for cells in cells_of_cages if min(cells) not in settled.puzzle.cage_of)
     confident = settled.confident and not unread
-    advice = () if confident else retake_advice(clue_stage.labels_px(grid, [cells[0] for cells in cells_of_cages]))
+    advice = () if confident else retake_advice(clue_stage.labels_px(grid, anchors))
     return Reading(settled.puzzle, settled.status, settled.solution, confident,
                    settled.changes, readings, dict(walls.wall_probability), entry_conf, grid, seconds,
                    tuple(grid.notes) + settled.notes + advice, extra, unread)
