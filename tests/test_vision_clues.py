@@ -241,6 +241,42 @@ def test_the_solid_middle_of_a_wide_bold_label_is_no_line():
     assert (labels[MARGIN + 6:MARGIN + 14, MARGIN + 6:MARGIN + 48] > 0).all()
 
 
+def test_the_solid_middle_of_a_label_run_into_the_left_wall_is_no_line():
+    # Hand-held web k8383-0194: the blur made "400×" one solid piece with the left wall, as wide as
+    # LINE_SPAN of the cell; its lower half was removed as a horizontal line and the label read
+    # "4−". A cell's horizontal lines run along its top and bottom edges, not through its labels.
+    from vision.clues import CELL, LINE_NEAR, LINE_SPAN, MARGIN, PATCH, _ink_and_lines
+
+    dark = np.zeros((PATCH, PATCH), np.float32)
+    dark[MARGIN - 1:MARGIN + 2, :] = 0.9                          # the top wall, across the patch
+    dark[:, MARGIN - 2:MARGIN + 2] = 0.9                          # the left wall, down the patch
+    dark[MARGIN + 11:MARGIN + 19, MARGIN:MARGIN + 56] = 0.7       # the label's solid rows, joined to it
+    assert 56 + 2 >= LINE_SPAN * CELL and MARGIN + 11 > MARGIN + LINE_NEAR * CELL
+    labels, _, lines = _ink_and_lines(dark)
+    assert lines[MARGIN, MARGIN:MARGIN + CELL].all(), "the wall is a line"
+    assert not lines[MARGIN + 13:MARGIN + 17, MARGIN + 6:MARGIN + 50].any(), "the label's rows were taken for a line"
+    # A border that the rectification put a sixth of a cell low (hard k7474-0105) still crosses the
+    # whole cell: it is a line, and the label under it keeps none of it.
+    low = np.zeros((PATCH, PATCH), np.float32)
+    low[MARGIN + 7:MARGIN + 14, :] = 0.9
+    low[MARGIN + 16:MARGIN + 26, MARGIN + 4:MARGIN + 10] = 0.7    # a "1" under it
+    labels, _, lines = _ink_and_lines(low)
+    assert lines[MARGIN + 8:MARGIN + 13, MARGIN:MARGIN + CELL].all(), "the low border was kept as ink"
+    assert (labels[MARGIN + 18:MARGIN + 24, MARGIN + 5:MARGIN + 9] > 0).all()
+
+
+def test_a_label_run_into_the_left_wall_is_read_whole(tmp_path):
+    # The photo itself (the corpus's JPEG), as read.
+    from ui.corpus import plan, write_item
+    from vision.clues import read_clues
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 8383)[194], tmp_path)
+    grid = find_grid(load_image(path.with_suffix(".jpg")))
+    assert read_clues(grid, [(0, 0)])[(0, 0)].alternatives[0][:2] == ("*", 400)
+
+
 @pytest.mark.parametrize("index, cell, clue", [
     (212, (1, 3), ("*", 10080)),  # its middle rows were taken for a line (above): read "125−"
     (50, (6, 5), ("*", 12)),      # a line crossing's speck on the left line was its first glyph: "1"

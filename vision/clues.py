@@ -195,10 +195,23 @@ label ("10080×" on a hand-held web photo, its zeros' holes filled) are solid fo
 width, which LINE_RUN alone took for a line: the digits lost their middles and read "125−"."""
 
 
+LINE_NEAR = 0.15
+"""A horizontal run the opening found is a line only when its piece crosses the whole cell or its
+middle row is within this share of a cell from the cell's top or bottom line: a bold, blurred label
+whose digits run into the left wall is one solid piece as wide as a line, well below the top line,
+that ends inside the cell (hand-held k8383-0194: "400×" lost its lower half and read "4−"). A
+border the rectification put a sixth of a cell off crosses the whole cell (hard k7474-0105)."""
+
+
 def _spanning(across: np.ndarray) -> np.ndarray:
-    """The pieces of a horizontal-run mask at least LINE_SPAN of a cell wide."""
+    """The pieces of a horizontal-run mask at least LINE_SPAN of a cell wide that cross the cell
+    or lie along its top or bottom line (see LINE_NEAR)."""
     count, labels, stats, _ = cv2.connectedComponentsWithStats(across, connectivity=8)
-    short = np.flatnonzero(stats[:, cv2.CC_STAT_WIDTH] < LINE_SPAN * CELL)
+    x, w = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_WIDTH]
+    middle = stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] / 2
+    near = np.minimum(np.abs(middle - MARGIN), np.abs(middle - MARGIN - CELL)) <= LINE_NEAR * CELL
+    crossing = (x <= MARGIN) & (x + w >= MARGIN + CELL)
+    short = np.flatnonzero((w < LINE_SPAN * CELL) | ~(near | crossing))
     short = short[short > 0]
     if not short.size:
         return across
