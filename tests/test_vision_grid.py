@@ -198,6 +198,28 @@ def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
             assert abs(int(at) - CELL_PX // 4 + int(np.argmin(window)) - at) <= 2, (i, r)
 
 
+def test_a_bold_label_under_a_faint_line_does_not_bend_a_flat_grid():
+    """A flat 6×6 (no curl): faint grid lines, heavy walls along every line but in the first column,
+    and in that column a bold label just under one faint line (hand-held web k5252-0293: "144×").
+    The label was the first column's only clear measurement, 10 px off its line, and the fitted
+    surface bent the lines' whole left end onto it, cutting the labels there in half. Nothing beside
+    it on its line agrees, so it is left out, and the rectified grid stays as it was."""
+    from vision.bend import bend_field
+
+    n, cell = 6, 56
+    side = n * cell
+    dark = np.zeros((side + 1, side + 1), np.float32)
+    for i in range(1, n):
+        dark[i * cell, :] = 0.03                                       # faint lines across
+        dark[:, i * cell] = 0.03
+        dark[i * cell - 1:i * cell + 2, cell:] = 0.22                  # heavy walls, not in column 0
+        dark[i * cell, cell:] = 0.28
+    dark[4 * cell + 8:4 * cell + 14, 8:48] = 0.3                       # the bold label under a line
+    lines = np.arange(n + 1) * float(cell)
+    dy = bend_field(dark.T, lines, lines, 0.25 * cell, typical=50, percentile=10, even=True, pin_borders=True)
+    assert dy.largest(lines, lines) < 1.0
+
+
 def test_a_grid_whose_outline_runs_into_other_strokes_is_a_solid_quad():
     """A grid drawn with its outline touching a long stroke that runs off the photo (a wall's edge, a
     shadow's) and a row of boxes under it (a keypad): in the plain ink the three are one blob that

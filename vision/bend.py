@@ -60,6 +60,20 @@ class Bend:
         return float(np.abs(self.at(a, b)).max())
 
 
+def _seconded(places: list[tuple[int, int]], offsets: np.ndarray, within: float) -> np.ndarray:
+    """Per measurement (``places``: its line and band), whether the measurement in a band next to it
+    on the same line, clear or faint, lies ``within`` pixels of it. A line bends smoothly, so its
+    neighbours agree; a bold label beside a faint line is one band long (hand-held k5252-0293: the
+    only clear measurement of a web grid's first column was "144×" under its faint line, 10 px
+    below it, and the surface bent that line's whole left end onto the label)."""
+    at = {place: k for k, place in enumerate(places)}
+    out = np.zeros(len(places), bool)
+    for k, (i, j) in enumerate(places):
+        out[k] = any((n := at.get((i, j + step))) is not None and abs(offsets[n] - offsets[k]) <= within
+                     for step in (-1, 1))
+    return out
+
+
 def _basis(a: np.ndarray, b: np.ndarray, pinned: bool) -> np.ndarray:
     """The surface's terms at scaled positions ``a`` (across the lines) and ``b`` (along them),
     stacked on a last axis."""
@@ -103,9 +117,9 @@ def bend_field(strength: np.ndarray, lines, across, reach: float, typical: float
     centre line, cutting it in half, so its response peaks inside it; the finder fitted it)."""
     lines, across = np.asarray(lines, float), np.asarray(across, float)
     cell = float(np.median(np.diff(lines)))
-    points, offsets, weights = [], [], []
-    for at in (lines[1:-1] if pin_borders else lines):
-        for lo, hi in zip(across[:-1], across[1:]):
+    points, offsets, weights, places = [], [], [], []
+    for i, at in enumerate(lines[1:-1] if pin_borders else lines):
+        for j, (lo, hi) in enumerate(zip(across[:-1], across[1:])):
             start, profile = band_profile(strength, at, lo, hi, reach, percentile)
             if len(profile) < 3:
                 continue
@@ -113,10 +127,12 @@ def bend_field(strength: np.ndarray, lines, across, reach: float, typical: float
             points.append((at, 0.5 * (lo + hi)))
             offsets.append(start + k - at)
             weights.append(float(profile[k]))
+            places.append((i, j))
     if len(points) < MIN_POINTS:
         return STRAIGHT
     points, offsets, weights = np.array(points), np.array(offsets, float), np.array(weights)
     keep = weights >= CLEAR * float(np.percentile(weights, typical))
+    keep &= _seconded(places, offsets, OUTLIER * cell)
     if even:
         weights = np.minimum(weights, float(np.median(weights[keep])) if keep.any() else 0.0)
     inner = (points[:, 0] > lines[0]) & (points[:, 0] < lines[-1])
