@@ -211,3 +211,13 @@ def test_tesseracts_share_is_its_weight_times_its_confidence():
     # Without a Tesseract reading the reader keeps 1 - weight (a label too small to ask).
     alone = combine_texts((0, 0), [("7+", 1.0)], None, no_ops=False, ocr_weight=0.15)
     assert abs(alone.best[2] - 0.85) < 1e-3
+
+
+def test_the_unlikely_alternatives_keep_the_readers_order():
+    # Hard k5252-0087: "5÷" on two cells read "5+" at 0.85, and the solver in the loop had to change
+    # it. "5÷" was an alternative at 0.000005, "5×" only as the bare "5" (0.00000003, any operator).
+    # Rounded to four places both were 0: the search weighed them alike and took "5×". Unrounded,
+    # "5÷" is the cheaper change.
+    reading = combine_texts((0, 0), [("5+", 0.85), ("55+", 0.0041), ("5/", 5e-6), ("5", 3e-8)], None, no_ops=False)
+    p = {(op, n): q for op, n, q in reading.alternatives}
+    assert p[("/", 5)] > 100 * p[("=", 5)] > 0

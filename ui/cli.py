@@ -435,7 +435,7 @@ def reading_json(label: str, reading) -> dict:
     """The schema object of what was read, plus confidence, changes, status and timing."""
     from solver.formats import puzzle_to_json
     obj = {"input": label, **puzzle_to_json(reading.puzzle)}
-    clue_p = {cell_name(cell): (r.best[2] if r.best else 0.0) for cell, r in reading.clues.items()}
+    clue_p = {cell_name(cell): (round(r.best[2], 4) if r.best else 0.0) for cell, r in reading.clues.items()}
     walls = reading.wall_probability.values()
     obj["confidence"] = {
         "overall": round(min([*clue_p.values(), *(max(p, 1 - p) for p in walls)], default=0.0), 3),

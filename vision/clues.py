@@ -897,7 +897,7 @@ def combine_texts(cell: Cell, texts: list[tuple[str, float]], ocr: tuple[str, fl
     for op, n, p in alts:
         merged[(op, n)] = merged.get((op, n), 0.0) + p
     best = sorted(merged.items(), key=lambda kv: -kv[1])[:keep]
-    return ClueReading(cell, tuple((op, n, round(float(p), 4)) for (op, n), p in best))
+    return ClueReading(cell, tuple((op, n, float(p)) for (op, n), p in best))
 
 
 def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
