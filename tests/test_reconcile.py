@@ -184,3 +184,21 @@ def test_an_operator_left_unknown_is_named_from_the_unique_solution():
     assert options[0][choice[0]][:2] == ("*", 2)   # 1 and 2 make 2× and 2÷; "+" was read: ×
     assert options[1][choice[1]][:2] == ("+", 14)  # 5 and 9 make only 14+
     assert options[2][choice[2]][:2] == ("+", 6)   # not unknown: left alone
+
+
+def test_a_far_less_likely_alternative_costs_more(monkeypatch):
+    # Hard k3131-0159: the reader's alternatives under 0.000001 all cost the same, so the search could
+    # not tell the printed clues, unlikely as read, from far less likely ones, and took three wrong.
+    import vision.reconcile as rec
+
+    seen = {}
+
+    def capture(size, layout, costs, **kwargs):
+        seen["costs"] = costs
+        return rec.Found("none", None, None, 0)
+
+    monkeypatch.setattr(rec, "cheapest_unique", capture)
+    cells = [((0, 0), (0, 1))]
+    rec._search(4, cells, [[("+", 3, 0.9), ("-", 1, 1e-7), ("/", 2, 1e-9)]], [0], True, None, 3, 1.0)
+    first, likelier, far_less = (cost for _, _, cost in seen["costs"][0])
+    assert first == 0 and far_less > likelier + 4
