@@ -106,7 +106,8 @@ def bend_field(strength: np.ndarray, lines, across, reach: float, typical: float
     them, its rows along them; ``across`` are the positions of the boundaries that cut them into
     bands), measured within ``reach`` pixels. A measurement is clear when at least CLEAR of the
     ``typical`` percentile of them all (90 where many boundaries show nothing, as between dark
-    Kakuro cells; 50 where every boundary is a line, thin or heavy). :data:`STRAIGHT` when too few
+    Kakuro cells; 50 where every boundary is a line, thin or heavy), and it is fitted only when the
+    measurement beside it on its line agrees (:func:`_seconded`). :data:`STRAIGHT` when too few
     are clear, on too few inner lines, or the fitted surface leaves ``reach`` somewhere on the grid.
 
     ``percentile``: see :func:`band_profile` (lower where boundaries are unbroken lines, so that a
