@@ -15,8 +15,9 @@ Model: :class:`vision.convnet.ConvNet` (two 3×3 convolutions over the STRIP_H �
 not re-balanced (BLANK is common and must stay so for the decoder), fitted once per seed of SEEDS on
 the same frames; :class:`LabelModel` averages the fits. Cached in ``~/.cache/kensnap`` under
 :data:`MODEL_VERSION` (the first seed's fit; the others with ``-seed<N>`` after it); drawing the set
-takes about 20 minutes on two processes and each fit about 36 more, the first time (see
-TRAINING_PUZZLES).
+takes about 10–20 minutes on two processes and each fit 20–36 more, the first time (see
+TRAINING_PUZZLES; 10.4 minutes and 21 minutes a fit, two fits side by side on one core each, on
+2026-11-25).
 """
 from __future__ import annotations
 
@@ -57,12 +58,16 @@ FRAME_STEP = 2
 TRAINING_LEVELS = ("clean", "handheld", "handheld", "hard", "hard", "hard")
 
 
-SEEDS = (3, 4)
+SEEDS = (3, 4, 5, 6)
 """The label network is fitted once per seed on the same drawn labels, and the fits read together
 (:class:`LabelModel`). Two fits of one network differ by several boards a level (seed 9090 hard
 47 against 42 of 99, docs/HISTORY.md); together they read more labels right than either alone
 (seed 9090 with the true corners, labels right hand-held 91.9 % and 92.1 % alone, 92.7 % together;
-hard 74.3 % and 73.6 %, 75.1 %)."""
+hard 74.3 % and 73.6 %, 75.1 %). Four fits read more hard labels right than two: boards exact over
+the five 300-photo sets of seeds 8383, 7474, 6161, 5252 and 3131, two fits → three → four, clean
+508 → 507 → 506, hand-held 446 → 445 → 446, hard 318 → 325 → 329 of 495 (the clean boards lost
+came back with :data:`vision.clues.SECOND_LOOK_BELOW` and the ``lone`` cells of
+:func:`vision.clues.read_clues`). Each further fit reads only the frames the first is unsure of."""
 SURE_FRAME = 0.98
 """A frame the first fit gives a class this probability or more keeps the first fit's reading; the
 others read only the rest (a third of hand-held and hard frames, fewer on clean photos): labels

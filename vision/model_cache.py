@@ -46,7 +46,7 @@ def cached_models() -> tuple[CachedModel, ...]:
     kc = kakuro_cells
     return (
         CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_training.model_files(),
-                    90, label_training.label_model),
+                    120, label_training.label_model),
         CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 10,
                     digits.big_digit_model),
         CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 30,
