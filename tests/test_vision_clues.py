@@ -1,6 +1,8 @@
 """Clue reading: the tesseract wrapper and clues read on renderings and simulated photos."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -373,3 +375,39 @@ def test_a_speck_just_right_of_the_left_line_is_no_label(tmp_path):
     presence = clue_presence(find_grid(load_image(path.with_suffix(".jpg"))))
     assert presence[(1, 1)] < 0.5
     assert all(presence[cell] > 0.5 for cell in anchors)
+
+
+def test_one_cell_cages_do_not_count_toward_a_puzzle_printed_without_operators():
+    # A 3×3 with five given digits shows an operator on two labels of seven: under NO_OPS_SHARE of
+    # all labels, but on every label that can show one. Told which cages have one cell, the
+    # reader keeps the operators (clean k5252-0135 lost its "2÷" and "3÷" so).
+    from solver.puzzle import Cage, Puzzle
+
+    cages = (Cage(((0, 0), (0, 1)), "/", 2), Cage(((1, 0), (2, 0)), "*", 6), Cage(((0, 2),), "=", 3),
+             Cage(((1, 1),), "=", 3), Cage(((1, 2),), "=", 1), Cage(((2, 1),), "=", 1), Cage(((2, 2),), "=", 2))
+    puzzle = Puzzle(3, cages)
+    rendering = render(puzzle, "app", seed=5, cell_px=80)
+    grid = rectify(rendering.image, rendering.corners, 3)
+    anchors = [cage.anchor for cage in cages]
+    lone = [cage.anchor for cage in cages if len(cage.cells) == 1]
+    told = read_clues(grid, anchors, engine=NullEngine(), lone=lone)
+    assert [told[cage.anchor].best[:2] for cage in cages] == [(cage.op, cage.target) for cage in cages]
+    untold = read_clues(grid, anchors, engine=NullEngine())
+    assert {untold[cage.anchor].best[0] for cage in cages} == {"?"}
+
+
+def test_a_label_read_unsure_is_looked_for_again_at_the_usual_place(tmp_path):
+    # Clean k6161-0226: the label found in r3c5 is a grid line's remains on top of "6720×"; the
+    # label networks read it as "2" at 0.57. Read again at the usual place, the label is "6720×".
+    from ui.corpus import plan, write_item
+    from vision.clues import SECOND_LOOK_BELOW
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+
+    spec = plan(300, 6161)[226]
+    path = write_item(spec, tmp_path)
+    truth = json.loads(path.with_suffix(".json").read_text())["truth"]
+    anchors = [tuple(min(map(tuple, cage["cells"]))) for cage in truth["cages"]]
+    grid = find_grid(load_image(path.with_suffix(".jpg")))
+    best = read_clues(grid, anchors)[(2, 4)].alternatives[0]
+    assert best[:2] == ("*", 6720) and best[2] > SECOND_LOOK_BELOW

@@ -737,9 +737,21 @@ def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, 
             found[cell] = _merged(found[cell], texts_read)
 
 
+SECOND_LOOK_BELOW = 0.6
+"""A label whose best reading is less likely than this (or that read as nothing) is read again as the
+label at the usual place (:func:`_second_look`); the surer reading is kept (:func:`_trusted`). A
+grid line's remains on top of a clean "6720×" read as nothing with one pair of label networks and
+as "2" (0.57) with another (clean k6161-0226)."""
+
+
+def _unsure(texts: list[tuple[str, float]]) -> bool:
+    """Whether a label's decoded texts (best first) are worth a :func:`_second_look`."""
+    return not texts or texts[0][1] < SECOND_LOOK_BELOW
+
+
 def _second_look(grid: GridFind, cell: Cell, label: Label, place: tuple[float, float, int, int],
                  dark: np.ndarray) -> Label | None:
-    """Another label for a ``cell`` whose ``label`` read as nothing: the label found at the usual
+    """Another label for a ``cell`` whose ``label`` read as nothing or unsure: the label found at the usual
     place when that is not the same one, else the label assumed there (None when ``label`` was
     already assumed)."""
     if label.assumed:
@@ -750,14 +762,15 @@ def _second_look(grid: GridFind, cell: Cell, label: Label, place: tuple[float, f
     return assumed_label(dark, *place)
 
 
-def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[float, float, int, int]) -> None:
+def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[float, float, int, int],
+                   counted: list[Cell]) -> None:
     """In a puzzle whose labels mostly show an operator, read each label that read without one again
     with its strip reaching toward the puzzle's widest label end (:func:`vision.label_reader.label_strip`:
     a faint operator the label finder did not cut out, realdev declan 9×9 "9÷"); when that reading
     ends in an operator it is taken (the first one's texts kept at OTHER_SHARE). Updates ``frames``
-    and ``found``."""
-    shown = [c for c, t in found.items() if t and t[0][0][-1] in OPERATORS]
-    if len(shown) < NO_OPS_SHARE * len(found):
+    and ``found``. The share of labels showing an operator is measured over the ``counted`` cells."""
+    shown = [c for c in counted if found[c] and found[c][0][0][-1] in OPERATORS]
+    if len(shown) < NO_OPS_SHARE * len(counted):
         return
     bare = [c for c, t in found.items() if t and t[0][0][-1] not in OPERATORS]
     for cell, f in zip(bare, label_frames([labels[c] for c in bare], model, left=place[2], right=place[3])):
@@ -901,7 +914,7 @@ def combine_texts(cell: Cell, texts: list[tuple[str, float]], ocr: tuple[str, fl
 
 
 def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | None = None,
-               ocr: str = "always") -> dict[Cell, ClueReading]:
+               ocr: str = "always", lone: Iterable[Cell] = ()) -> dict[Cell, ClueReading]:
     """Read the clue label in the top-left corner of each of ``cells``.
 
     Returns one :class:`ClueReading` per cell (empty alternatives when no label is seen there).
@@ -909,7 +922,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     the labels are also read by one batched tesseract run of ``engine`` (default
     :class:`TesseractEngine`), weighed by the label's height (see :func:`combine_texts`). When under
     NO_OPS_SHARE of the labels show an operator the puzzle is taken as printed without operators and
-    every op is ``'?'``; otherwise a label without an operator reads ``'='``. Raises
+    every op is ``'?'``; otherwise a label without an operator reads ``'='``. ``lone`` are the cells
+    of one-cell cages, when known: they print no operator, so that share is measured over the other
+    labels (a 3×3 with two given digits shows an operator on three labels of five at most). Raises
     TesseractMissing/TesseractFailed from the engine.
     """
     model = label_model()
@@ -921,11 +936,12 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     labels, frames, found = {}, {}, {}
     _read_choices([(cell, lab) for cell, labs in choices.items() for lab in labs], model, place, labels, frames, found)
     # Every cell asked for starts a cage, so it carries a clue: a label found at the usual place that
-    # read as nothing (a grid line's remains beside the label) is read again as the label there.
-    _read_choices([(cell, again) for cell in cells if not found[cell] and len(choices[cell]) == 1
+    # read as nothing or unsure (a grid line's remains beside the label) is read again as the label there.
+    _read_choices([(cell, again) for cell in cells if _unsure(found[cell]) and len(choices[cell]) == 1
                    and (again := _second_look(grid, cell, labels[cell], place, patches[cell])) is not None],
                   model, place, labels, frames, found)
-    _operator_look(labels, frames, found, model, place)
+    counted = [c for c in found if c not in set(lone)] or list(found)
+    _operator_look(labels, frames, found, model, place, counted)
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":
@@ -937,9 +953,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
                                      whitelist=OCR_CHARS)
         texts = {c: (r.text, r.confidence) for c, r, (glyphs, _) in zip(asked, readings, numbers)
                  if _usable(r.text, glyphs)}
-    with_op = sum(bool((t and t[0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
-                  for c, t in found.items())
-    no_ops = bool(found) and with_op < NO_OPS_SHARE * len(found)
+    with_op = sum(bool((found[c] and found[c][0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
+                  for c in counted)
+    no_ops = bool(found) and with_op < NO_OPS_SHARE * len(counted)
     # Tesseract's share counts where it read a number; a label it was asked about and read nothing
     # usable in is the reader's alone (a lone clean "5" often comes back empty). A label too small to
     # ask keeps the smallest share as a discount: the reader is less sure of those than it says.

@@ -88,7 +88,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
     with clock("clues"):
         anchors = [cells[0] for cells in cells_of_cages]
-        readings = clue_stage.read_clues(grid, anchors, engine=ocr_engine)
+        readings = clue_stage.read_clues(grid, anchors, engine=ocr_engine,
+                                         lone=[cells[0] for cells in cells_of_cages if len(cells) == 1])
     entries, entry_conf = _digits(grid, clock)
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
