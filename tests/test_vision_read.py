@@ -25,3 +25,19 @@ def test_a_photo_with_tiny_labels_is_told_to_come_closer(tmp_path, index, small)
     advice = [note for note in reading.notes if note.startswith(RETAKE_NOTE)]
     assert reading.confident != small
     assert len(advice) == int(small)
+
+
+def test_tiny_labels_without_operators_are_never_read_as_certain(tmp_path):
+    # Seed 3131's item 60: a hard 4×4 printed without operators, clue digits 4 px tall. Two misread
+    # numbers ("2?" read "7?", "5?" read "1?") still leave exactly one solution, a wrong one: the
+    # solver cannot catch them, so the reading must not be confident.
+    from ui.corpus import plan, write_item
+    from vision.read import NO_OPS_SURE_PX
+
+    spec = plan(300, 3131)[60]
+    assert spec.hidden_ops
+    path = write_item(spec, tmp_path)
+    reading = read(path.with_suffix(".jpg"))
+    assert not reading.puzzle.operators_shown and not reading.confident
+    assert any(note.startswith(RETAKE_NOTE) for note in reading.notes)
+    assert NO_OPS_SURE_PX <= RETAKE_PX
