@@ -940,7 +940,8 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     _read_choices([(cell, again) for cell in cells if _unsure(found[cell]) and len(choices[cell]) == 1
                    and (again := _second_look(grid, cell, labels[cell], place, patches[cell])) is not None],
                   model, place, labels, frames, found)
-    counted = [c for c in found if c not in set(lone)] or list(found)
+    lone = set(lone)
+    counted = [c for c in found if c not in lone] or list(found)
     _operator_look(labels, frames, found, model, place, counted)
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]

@@ -102,9 +102,11 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
                             entries=entries, min_wall_probability=1 - doubt, wider=wider)
     extra = {"rectified": grid.rectified} if debug else {}
     unread = tuple(cells for cells in cells_of_cages if min(cells) not in settled.puzzle.cage_of)
-    label_px = clue_stage.labels_px(grid, anchors)
-    blind = not settled.puzzle.operators_shown and label_px is not None and label_px < NO_OPS_SURE_PX
-    confident = settled.confident and not unread and not blind
+    confident = settled.confident and not unread
+    # The labels' height is measured (the labels found again) only where it can change the outcome.
+    label_px = None if confident and settled.puzzle.operators_shown else clue_stage.labels_px(grid, anchors)
+    if confident and label_px is not None and label_px < NO_OPS_SURE_PX:
+        confident = False  # printed without operators, labels too small: see NO_OPS_SURE_PX
     advice = () if confident else retake_advice(label_px)
     return Reading(settled.puzzle, settled.status, settled.solution, confident,
                    settled.changes, readings, dict(walls.wall_probability), entry_conf, grid, seconds,
