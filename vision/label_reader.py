@@ -13,8 +13,9 @@ Algorithm, per label found by :func:`vision.clues.label_glyphs`:
    top to BELOW below their bottom, resized to STRIP_H rows (its width follows), contrast
    normalised.
 2. *Frames* (:func:`frame_features`): for every column of the strip, the window of WINDOW columns
-   centred on it. A small convolutional network (:mod:`vision.convnet`, fitted four times by :mod:`vision.label_training`, the fits read together) gives
-   each frame probabilities over the 14 clue characters (``0-9 + - * /``) and BLANK.
+   centred on it. A small convolutional network (:mod:`vision.convnet`, fitted four times by
+   :mod:`vision.label_training`, the fits read together) gives each frame probabilities over the
+   14 clue characters (``0-9 + - * /``) and BLANK.
 3. *Decoding* (:func:`decode`): prefix beam search over the frames; repeated characters collapse
    unless a blank separates them; only clue-shaped texts survive (1..MAX_DIGITS digits without a
    leading zero, then at most one operator). The result is the most likely texts with
