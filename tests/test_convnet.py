@@ -91,3 +91,20 @@ def test_save_and_load_round_trip(tmp_path):
 def test_shape_must_pool_twice():
     with pytest.raises(ValueError, match="divisible by 4"):
         fit_convnet(np.zeros((2, 30), np.float32), np.zeros(2, int), ("a",), shape=(6, 5))
+
+
+def test_moments_of_a_large_float16_memory_map_do_not_overflow(tmp_path):
+    # numpy sums float16 in float16: the std of the label network's 2-billion-value training set
+    # (saved as float16) came out infinite, and a network fitted with it reads nothing.
+    from vision.convnet import feature_moments
+
+    rows = np.full((40_000, 64), 40.0, np.float16)  # a sum of 1.6 million per 64-value column
+    rows[::2] = 20.0
+    np.save(tmp_path / "rows.npy", rows)
+    mapped = np.load(tmp_path / "rows.npy", mmap_mode="r")
+    with np.errstate(over="ignore"):
+        assert not np.isfinite(np.sum(mapped[:, 0]))
+    mean, std = feature_moments(mapped, block=3000)
+    assert mean == pytest.approx(30.0) and std == pytest.approx(10.0)
+    small = np.random.default_rng(1).normal(2, 3, (500, 8)).astype(np.float32)
+    assert feature_moments(small, block=7) == pytest.approx((float(small.mean()), float(small.std())), rel=1e-5)

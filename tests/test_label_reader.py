@@ -7,7 +7,7 @@ import numpy as np
 from solver.puzzle import Cage, Puzzle
 from ui.render import clue_glyph_boxes, render
 from vision.clues import CELL, MARGIN, combine_texts, label_glyphs, rectify
-from vision.label_reader import BLANK, STRIP_CLASSES, WINDOW, decode, frame_features, label_strip, split_clue
+from vision.label_reader import BLANK, STRIP_CLASSES, STRIP_H, WINDOW, decode, frame_features, label_strip, split_clue
 from vision.label_training import frame_targets
 
 
@@ -221,3 +221,29 @@ def test_the_unlikely_alternatives_keep_the_readers_order():
     reading = combine_texts((0, 0), [("5+", 0.85), ("55+", 0.0041), ("5/", 5e-6), ("5", 3e-8)], None, no_ops=False)
     p = {(op, n): q for op, n, q in reading.alternatives}
     assert p[("/", 5)] > 100 * p[("=", 5)] > 0
+
+
+def test_label_networks_fitted_side_by_side_are_the_networks_fitted_alone(tmp_path, monkeypatch):
+    # A fresh machine fits the label network once per seed; the fits run one per core, each in a
+    # process of its own reading the frames from one file, and must be the very fits made alone.
+    from vision import label_training as T
+    from vision.convnet import ConvNet, fit_convnet
+
+    monkeypatch.setattr(T, "CHANNELS", (2, 3))
+    monkeypatch.setattr(T, "HIDDEN", 8)
+    monkeypatch.setattr(T, "EPOCHS", 1)
+    rng = np.random.default_rng(7)
+    frames = rng.random((300, STRIP_H * WINDOW)).astype(np.float16)
+    classes = rng.integers(0, len(STRIP_CLASSES), 300).astype(np.int32)
+    np.save(tmp_path / "frames.npy", frames)
+    np.save(tmp_path / "targets.npy", classes)
+    members = [(3, tmp_path / "a.npz"), (4, tmp_path / "b.npz")]
+    T.fit_members(tmp_path / "frames.npy", tmp_path / "targets.npy", members, workers=2)
+    for seed, path in members:
+        alone = fit_convnet(frames, classes, STRIP_CLASSES, shape=(STRIP_H, WINDOW), channels=(2, 3), hidden=8,
+                            epochs=1, seed=seed)
+        fitted = ConvNet.load(path)
+        assert fitted is not None and fitted.shape == (STRIP_H, WINDOW)
+        for name, value in alone.params.items():
+            assert np.allclose(fitted.params[name], value, atol=1e-6), name
+    assert not np.allclose(ConvNet.load(members[0][1]).params["w4"], ConvNet.load(members[1][1]).params["w4"])

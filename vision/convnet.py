@@ -120,7 +120,8 @@ def fit_convnet(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ..
                 epochs: int = 6, batch: int = 128, rate: float = 2e-3, decay: float = 1e-5,
                 seed: int = 0) -> ConvNet:
     """Train a :class:`ConvNet` by Adam (cosine-decayed ``rate``) on cross-entropy with L2
-    ``decay``, every row counting the same. Deterministic for a seed."""
+    ``decay``, every row counting the same. Deterministic for a seed. ``features`` may be float16
+    or a memory map (each batch is read as float32)."""
     h, w = shape
     if h % 4 or w % 4:
         raise ValueError(f"input shape {shape}: both sides must be divisible by 4")
@@ -135,7 +136,8 @@ def fit_convnet(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ..
               "w2": he(9 * c1, c2), "b2": np.zeros(c2, np.float32),
               "w3": he(c2 * (h // 4) * (w // 4), hidden), "b3": np.zeros(hidden, np.float32),
               "w4": he(hidden, k), "b4": np.zeros(k, np.float32)}
-    net = ConvNet(tuple(classes), (h, w), float(features.mean()), float(features.std()) + 1e-3, params)
+    mean, std = feature_moments(features)
+    net = ConvNet(tuple(classes), (h, w), mean, std + 1e-3, params)
     y = labels.astype(np.int64)
     m1 = {n: np.zeros_like(v) for n, v in params.items()}
     m2 = {n: np.zeros_like(v) for n, v in params.items()}
@@ -150,6 +152,19 @@ def fit_convnet(features: np.ndarray, labels: np.ndarray, classes: tuple[str, ..
                 m2[n] = 0.999 * m2[n] + 0.001 * grads[n] * grads[n]
                 v -= lr * (m1[n] / (1 - 0.9 ** step)) / (np.sqrt(m2[n] / (1 - 0.999 ** step)) + 1e-8)
     return net
+
+
+def feature_moments(features: np.ndarray, block: int = 100_000) -> tuple[float, float]:
+    """Mean and standard deviation of every value of ``features`` (rows of any float type, a
+    memory map too), summed in float64 a block of rows at a time: numpy sums float16 in float16,
+    which overflows, and a float32 copy of a memory-mapped training set is what mapping it avoids."""
+    total = squares = 0.0
+    for start in range(0, len(features), block):
+        rows = np.asarray(features[start:start + block], np.float64)
+        total, squares = total + rows.sum(), squares + np.square(rows).sum()
+    count = max(1, np.size(features))
+    mean = total / count
+    return float(mean), float(np.sqrt(max(0.0, squares / count - mean * mean)))
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -22,6 +22,10 @@ TRAINING_PUZZLES; 10.4 minutes and 21 minutes a fit, two fits side by side on on
 from __future__ import annotations
 
 import dataclasses
+import multiprocessing
+import os
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -113,27 +117,62 @@ def label_model() -> LabelModel:
 
     def fit() -> LabelModel:
         members = [ConvNet.load(path) for path in paths]
-        features, targets = _training_rows()
-        for k, (seed, path) in enumerate(zip(SEEDS, paths)):
-            if members[k] is None:
-                members[k] = fit_convnet(features, targets, STRIP_CLASSES, shape=(STRIP_H, WINDOW),
-                                         channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS, seed=seed)
-                members[k].save(path)
-        return LabelModel(tuple(members))
+        missing = [(seed, path) for seed, path, member in zip(SEEDS, paths, members) if member is None]
+        with tempfile.TemporaryDirectory(dir=cache_dir(), prefix=f"{MODEL_VERSION}-frames-") as scratch:
+            frames, targets = _save_training_rows(Path(scratch))
+            fit_members(frames, targets, missing)
+        return LabelModel(tuple(ConvNet.load(path) for path in paths))
 
     return load_or_fit(MODEL_VERSION, load, fit)
 
 
-def _training_rows() -> tuple[np.ndarray, np.ndarray]:
-    """The frames of TRAINING_PUZZLES drawn and photographed puzzles' labels, and their classes."""
+def _save_training_rows(folder: Path) -> tuple[Path, Path]:
+    """Draw the frames of TRAINING_PUZZLES photographed puzzles' labels into ``folder`` (frames as
+    float16, their classes as int32, ``.npy`` files) and return the two files."""
     parts, targets = [], []
     for start in range(0, TRAINING_PUZZLES, BLOCK):
         rows, labels = gather_rows(_training_chunk, range(start, min(start + BLOCK, TRAINING_PUZZLES)))
         parts.append(rows.astype(np.float16))
         targets.append(labels)
-    features = np.concatenate(parts).astype(np.float32)
+        del rows
+    frames, classes = folder / "frames.npy", folder / "targets.npy"
+    np.save(frames, np.concatenate(parts))
     del parts
-    return features, np.concatenate(targets)
+    np.save(classes, np.concatenate(targets))
+    return frames, classes
+
+
+def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
+                workers: int | None = None) -> None:
+    """Fit one label network per ``(seed, path)`` of ``members`` on the saved ``frames`` and
+    ``targets`` (:func:`_save_training_rows`) and save each at its path, ``workers`` fits at a time
+    (one per core by default), each in a process of its own with one BLAS thread that maps the
+    frames from disk (shared, never copied). Each fit is :func:`vision.convnet.fit_convnet` with
+    its seed: the same network as fitted alone. Why: one fit keeps about one core busy (its
+    matrix products are small), and the four fits were most of the hours a fresh machine spends."""
+    settings = dict(shape=(STRIP_H, WINDOW), channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS)
+    jobs = [(frames, targets, seed, path, settings) for seed, path in members]
+    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    if workers == 1:
+        for job in jobs:
+            _fit_member(*job)
+        return
+    blas = os.environ.get("OPENBLAS_NUM_THREADS")
+    os.environ["OPENBLAS_NUM_THREADS"] = "1"  # read by each fresh (spawned) process's numpy
+    try:
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            list(pool.map(_fit_member, *zip(*jobs)))
+    finally:
+        if blas is None:
+            del os.environ["OPENBLAS_NUM_THREADS"]
+        else:
+            os.environ["OPENBLAS_NUM_THREADS"] = blas
+
+
+def _fit_member(frames: Path, targets: Path, seed: int, path: Path, settings: dict) -> None:
+    """Fit and save one label network (a worker of :func:`fit_members`)."""
+    net = fit_convnet(np.load(frames, mmap_mode="r"), np.load(targets), STRIP_CLASSES, seed=seed, **settings)
+    net.save(path)
 
 
 def frame_targets(strip, boxes: list[tuple[str, float, float]]) -> np.ndarray:
