@@ -87,11 +87,12 @@ def test_kensnap_models_lists_every_model_and_fits_none_without_asking(tmp_path,
     import json
 
     from ui.cli import main
+    from vision import digits, kakuro_cells, label_training
 
     monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
     assert main(["models", "--json"]) == 0
     listed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
-    assert {m["name"] for m in listed} >= {"clue-strips-v5", "big-digits-v7", "kakuro-digits-v17"}
+    assert {m["name"] for m in listed} >= {label_training.MODEL_VERSION, digits.MODEL_VERSION, kakuro_cells.MODEL_VERSION}
     assert not any(m["present"] for m in listed)
     assert all(f.startswith(str(tmp_path)) for m in listed for f in m["files"])
     assert list(tmp_path.glob("*.npz")) == []  # listing fitted nothing

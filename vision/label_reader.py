@@ -51,8 +51,11 @@ SIDE = 0.5
 OPERATOR_REACH = 1.0
 """How far past its last glyph, in label-heights, a label's strip may reach toward the puzzle's
 widest label end (about one operator glyph and its gap)."""
-WINDOW = 16
-"""Columns a frame sees (about two digits at STRIP_H; 12 read 1-2 points fewer labels right)."""
+WINDOW = 24
+"""Columns a frame sees (about two and a half digits at STRIP_H). 12 read 1–2 points fewer labels
+right than 16. 16 → 24, two networks each (seeds 3, 4), boards exact over the hand-held and hard
+photos of the five 300-photo sets (seeds 8383, 7474, 6161, 5252, 3131): hand-held 445 → 448, hard
+328 → 335 of 495, right and confident 337/142 → 347/145 (docs/HISTORY.md, twenty-seventh round)."""
 BLANK = "_"
 STRIP_CLASSES = CLUE_CLASSES + (BLANK,)
 MAX_DIGITS = 7

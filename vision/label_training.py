@@ -14,10 +14,9 @@ is BLANK. Frames are taken every FRAME_STEP columns.
 Model: :class:`vision.convnet.ConvNet` (two 3×3 convolutions over the STRIP_H × WINDOW frame), classes
 not re-balanced (BLANK is common and must stay so for the decoder), fitted once per seed of SEEDS on
 the same frames; :class:`LabelModel` averages the fits. Cached in ``~/.cache/kensnap`` under
-:data:`MODEL_VERSION` (the first seed's fit; the others with ``-seed<N>`` after it); drawing the set
-takes about 10–20 minutes on two processes and each fit 20–36 more, the first time (see
-TRAINING_PUZZLES; 10.4 minutes and 21 minutes a fit, two fits side by side on one core each, on
-2026-11-25).
+:data:`MODEL_VERSION` (the first seed's fit; the others with ``-seed<N>`` after it). The first
+time, drawing the set takes about 10–20 minutes on two processes (16.7 minutes on 2026-11-25,
+beside another reader) and the fits, side by side (:func:`fit_members`), about 34 more.
 """
 from __future__ import annotations
 
@@ -37,18 +36,17 @@ from .convnet import ConvNet, fit_convnet
 from .mlp import gather_rows
 from .glyphs import cache_dir, jittered, load_or_fit, training_puzzle
 
-MODEL_VERSION = "clue-strips-v5"
+MODEL_VERSION = "clue-strips-v6"
 TRAINING_PUZZLES = 6400
 """Rendered and photographed puzzles the label model learns from (about 20 labels, 540 frames
 each). Four times the puzzles of v4 at half its epochs (twice the frames seen): labels right with
 the true corners on tuning photos (seed 1100) about the same, hand-held 89.7 → 90.1 %, hard
 74.2 → 73.8 %, but held-out boards exact (seed 700) clean 101 → 102 of 102, hand-held 71 → 74
 of 99, hard 30 → 30. Fewer frames seen read fewer labels right (400 puzzles × 4 epochs: 86.1 and
-71.3 %; 1600 × 1 epoch: 86.8 and 70.4 %). Drawing the set takes about 20 minutes on two
-processes and fitting it 36 more on this 2-core machine, the first time only."""
+71.3 %; 1600 × 1 epoch: 86.8 and 70.4 %)."""
 BLOCK = 400
 """Puzzles drawn per call of :func:`vision.mlp.gather_rows`; each block's frames are kept as
-float16 until fitting (3.5 million frames: 2.7 GB so, twice that as float32 while fitting)."""
+float16, and the fits map them from one file (3.5 million frames of 24 × 24: 3.9 GB)."""
 CHANNELS, HIDDEN, EPOCHS = (16, 32), 256, 2
 """The network's convolution channels, dense width and training epochs (see :mod:`vision.convnet`
 for why a convolutional network: the perceptron before it, hidden (1024, 512), was at its ceiling).
@@ -62,16 +60,16 @@ FRAME_STEP = 2
 TRAINING_LEVELS = ("clean", "handheld", "handheld", "hard", "hard", "hard")
 
 
-SEEDS = (3, 4, 5, 6)
+SEEDS = (3, 4)
 """The label network is fitted once per seed on the same drawn labels, and the fits read together
 (:class:`LabelModel`). Two fits of one network differ by several boards a level (seed 9090 hard
 47 against 42 of 99, docs/HISTORY.md); together they read more labels right than either alone
 (seed 9090 with the true corners, labels right hand-held 91.9 % and 92.1 % alone, 92.7 % together;
-hard 74.3 % and 73.6 %, 75.1 %). Four fits read more hard labels right than two: boards exact over
-the five 300-photo sets of seeds 8383, 7474, 6161, 5252 and 3131, two fits → three → four, clean
-508 → 507 → 506, hand-held 446 → 445 → 446, hard 318 → 325 → 329 of 495 (the clean boards lost
-came back with :data:`vision.clues.SECOND_LOOK_BELOW` and the ``lone`` cells of
-:func:`vision.clues.read_clues`). Each further fit reads only the frames the first is unsure of."""
+hard 74.3 % and 73.6 %, 75.1 %). With 16-column frames four fits read more hard boards right than
+two (318 → 329 of 495); with WINDOW's 24 columns they do not: boards exact over the five 300-photo
+sets of seeds 8383, 7474, 6161, 5252 and 3131, two fits → four, clean 508 → 509, hand-held
+448 → 443, hard 335 → 339, median 0.55 → 0.62 s (twenty-seventh round). Each further fit reads
+only the frames the first is unsure of."""
 SURE_FRAME = 0.98
 """A frame the first fit gives a class this probability or more keeps the first fit's reading; the
 others read only the rest (a third of hand-held and hard frames, fewer on clean photos): labels
@@ -149,7 +147,9 @@ def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
     (one per core by default), each in a process of its own with one BLAS thread that maps the
     frames from disk (shared, never copied). Each fit is :func:`vision.convnet.fit_convnet` with
     its seed: the same network as fitted alone. Why: one fit keeps about one core busy (its
-    matrix products are small), and the four fits were most of the hours a fresh machine spends."""
+    matrix products are small). Two fits on 150,000 frames: 172 s one after the other, 97 s side by
+    side. The workers are started fresh ("spawn"), so a script that reads a photo on a fresh
+    machine must guard its top level with ``if __name__ == "__main__":``."""
     settings = dict(shape=(STRIP_H, WINDOW), channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS)
     jobs = [(frames, targets, seed, path, settings) for seed, path in members]
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
