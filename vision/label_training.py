@@ -119,7 +119,7 @@ def label_model() -> LabelModel:
         with tempfile.TemporaryDirectory(dir=cache_dir(), prefix=f"{MODEL_VERSION}-frames-") as scratch:
             frames, targets = _save_training_rows(Path(scratch))
             fit_members(frames, targets, missing)
-        return LabelModel(tuple(ConvNet.load(path) for path in paths))
+        return LabelModel(tuple(member or ConvNet.load(path) for member, path in zip(members, paths)))
 
     return load_or_fit(MODEL_VERSION, load, fit)
 
