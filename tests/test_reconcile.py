@@ -202,3 +202,51 @@ def test_a_far_less_likely_alternative_costs_more(monkeypatch):
     rec._search(4, cells, [[("+", 3, 0.9), ("-", 1, 1e-7), ("/", 2, 1e-9)]], [0], True, None, 3, 1.0)
     first, likelier, far_less = (cost for _, _, cost in seen["costs"][0])
     assert first == 0 and far_less > likelier + 4
+
+
+def test_the_wider_list_is_searched_nearest_alternatives_first():
+    # The printed 12× lies within WIDE_STEPS[0] of the best reading; the far ones are never searched:
+    # the first step's choice costs no more than the step, so it is the cheapest of the whole list.
+    import math
+
+    import vision.reconcile as rec
+
+    sizes = []
+    real = rec._search
+
+    def spy(size, cages, options, read, *args, **kwargs):
+        sizes.append(sum(len(options[i]) for i in read))
+        return real(size, cages, options, read, *args, **kwargs)
+
+    far = [("+", t, 1e-8) for t in range(3, 12)]
+    near = ("*", 12, 0.9 * math.exp(-0.5 * rec.WIDE_STEPS[0]))
+    wide = readings({0: [("+", 12, 0.9), near] + far})
+    rec_search, rec._search = rec._search, spy
+    try:
+        result = reconcile(4, CELLS, readings({0: [("+", 12, 0.9)]}), wider=lambda: wide)
+    finally:
+        rec._search = rec_search
+    assert result.status == "unique" and result.solution == SOLUTION
+    assert [(c.read, c.used) for c in result.changes] == [(("+", 12), ("*", 12))]
+    assert sizes == [len(CELLS), len(CELLS) + 1]  # the reader's list, then the first step only
+
+
+def test_a_choice_dearer_than_its_step_is_kept_until_a_later_step_finds_a_cheaper_one(monkeypatch):
+    import math
+
+    import vision.reconcile as rec
+
+    cost = lambda c: math.exp(-c)  # noqa: E731  (a probability that costs c against a first of 1)
+    options = [[("+", 3, 1.0), ("*", 2, cost(3.9)), ("-", 1, cost(7.0))], [("+", 7, 1.0), ("*", 12, cost(3.9))]]
+    answers = iter([rec.Found("unique", (1, 1), None, 1), rec.Found("unique", (2, 0), None, 1)])
+    steps = []
+
+    def fake(size, cages, opts, read, *args, **kwargs):
+        steps.append([len(o) for o in opts])
+        return next(answers)
+
+    monkeypatch.setattr(rec, "_search", fake)
+    found, cut = rec._widening_search(4, [((0, 0), (0, 1)), ((1, 0), (1, 1))], options, [0, 1], True, None, 3,
+                                      deadline=float("inf"))
+    assert steps == [[2, 2], [3, 2]]  # 3.9 + 3.9 > 4: the next step was searched, and its 7.0 <= 8 ends it
+    assert found.picks == (2, 0) and cut[0][2][:2] == ("-", 1) and found.rounds == 2

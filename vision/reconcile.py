@@ -12,8 +12,9 @@ large puzzles); the engine proves it unique, or the choice is blocked and the ne
 several misread clues are repaired at once, as long as the right clue is among each one's
 alternatives. When none of the reader's alternatives gives exactly one solution within
 FIRST_BUDGET_S, a wider list (``wider``: every clue the cage can carry, scored against its label,
-down to far less likely ones) is searched with the rest of the budget and more changes allowed: on
-a blurred photo the printed clue is often far down the list. In a puzzle that prints operators,
+down to far less likely ones) is searched with the rest of the budget and more changes allowed, in
+steps (WIDE_STEPS: the alternatives nearest each cage's best first): on a blurred photo the printed
+clue is often far down the list. In a puzzle that prints operators,
 a cage settled with its operator unknown gets the one its digits in the solution make
 (:func:`_name_operators`). Every change is reported. A result is
 *confident* only when the puzzle has exactly one solution, nothing was changed and every clue and
@@ -142,7 +143,8 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     if found.status != "unique" and wider is not None and left > 0:
         wide_options, _ = _options(size, cages, wider(), operators_shown, lmd)
         most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
-        again = _search(size, cages, wide_options, read, operators_shown, rules, most, left)
+        again, wide_options = _widening_search(size, cages, wide_options, read, operators_shown, rules, most,
+                                               start + TIME_BUDGET_S)
         rounds += again.rounds
         if again.status == "unique":
             options = wide_options
@@ -210,11 +212,61 @@ def _search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[s
             patience_s: float | None = None) -> Found:
     """:func:`solver.alternatives.cheapest_unique` over the ``read`` cages' ``options``, each costing
     how much less likely it is than the cage's first (``budget_s`` and ``patience_s`` as there)."""
-    costs = [[(op, target, math.log(max(options[i][0][2], LEAST_P)) - math.log(max(p, LEAST_P)))
-              for op, target, p in options[i]] for i in read]
+    costs = [[(op, target, _cost(options[i], k)) for k, (op, target, _) in enumerate(options[i])] for i in read]
     return cheapest_unique(size, [cages[i] for i in read], costs, operators_shown=operators_shown,
                            calcudoku=calcudoku, max_changes=cap, rounds=MAX_TRIES, budget_s=max(0.0, budget_s),
                            patience_s=patience_s)
+
+
+WIDE_STEPS = (4.0, 8.0, 12.0)
+"""The wider list is searched in steps: first only the alternatives at most WIDE_STEPS[0] less
+likely (ln) than each cage's best, then up to the next step, and so on, then all. RC2 finds a
+choice among a hundred alternatives in a fraction of the time it needs among several hundred (hard
+k8383-0177, a 6×6: the right reading in 0.27 s among the 148 within 12 of the best; 4.4 s among
+all 460). A choice found in a step whose cost is at most the step is the cheapest of the whole
+list (any choice with a cut alternative costs more), so the search stops; one that costs more is
+kept while the next step looks for a cheaper one. Replayed on the captured readings of the five
+sets' hand-held and hard photos: hard 5 more boards exact, none lost."""
+
+
+def _widening_search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[str, int, float]]],
+                     read: list[int], operators_shown: bool, calcudoku: bool | None, cap: int,
+                     deadline: float) -> tuple[Found, list[list[tuple[str, int, float]]]]:
+    """:func:`_search` over ``options`` cut at each of WIDE_STEPS in turn (see there), until the
+    thread-time ``deadline``; returns what was found and the (cut) options its picks index."""
+    rounds, kept, searched = 0, None, None
+    best = Found("none", None, None, 0), options
+    for step in WIDE_STEPS + (math.inf,):
+        left = deadline - time.thread_time()
+        if left <= 0:
+            break
+        cut = [_within(opts, step) if i in read else opts for i, opts in enumerate(options)]
+        sizes = [len(c) for c in cut]
+        if sizes == searched:
+            continue
+        searched = sizes
+        found = _search(size, cages, cut, read, operators_shown, calcudoku, cap, left)
+        rounds += found.rounds
+        if found.status == "unique":
+            cost = sum(_cost(cut[i], k) for i, k in zip(read, found.picks))
+            if kept is None or cost < kept:
+                kept, best = cost, (found, cut)
+            if cost <= step:
+                break
+        elif kept is None:
+            best = found, cut
+    found, cut = best
+    return Found(found.status, found.picks, found.solution, rounds), cut
+
+
+def _cost(opts: list[tuple[str, int, float]], k: int) -> float:
+    """How much less likely (ln) the ``k``-th alternative is than the first (as :func:`_search`)."""
+    return math.log(max(opts[0][2], LEAST_P)) - math.log(max(opts[k][2], LEAST_P))
+
+
+def _within(opts: list[tuple[str, int, float]], step: float) -> list[tuple[str, int, float]]:
+    """The alternatives at most ``step`` less likely than the first (the first always)."""
+    return [a for k, a in enumerate(opts) if k == 0 or _cost(opts, k) <= step]
 
 
 def _settled(puzzle, solution, choice, options, first_reading, cages, tries, notes, min_wall,
