@@ -3,6 +3,7 @@ the strips and frame targets the model learns from."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from solver.puzzle import Cage, Puzzle
 from ui.render import clue_glyph_boxes, render
@@ -247,3 +248,37 @@ def test_label_networks_fitted_side_by_side_are_the_networks_fitted_alone(tmp_pa
         for name, value in alone.params.items():
             assert np.allclose(fitted.params[name], value, atol=1e-6), name
     assert not np.allclose(ConvNet.load(members[0][1]).params["w4"], ConvNet.load(members[1][1]).params["w4"])
+
+
+def test_a_script_without_a_main_guard_fits_the_label_networks_side_by_side(tmp_path):
+    # The fits run as `python -m vision.label_training JOB`, not as copies of the caller's script: a
+    # script that reads a photo on a fresh machine needs no `if __name__ == "__main__":` guard.
+    import subprocess
+    import sys
+
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import numpy as np\n"
+        "from vision import label_training as T\n"
+        "from vision.label_reader import STRIP_CLASSES, STRIP_H, WINDOW\n"
+        "T.CHANNELS, T.HIDDEN, T.EPOCHS = (2, 3), 8, 1\n"
+        "rng = np.random.default_rng(7)\n"
+        f"folder = {str(tmp_path)!r}\n"
+        "np.save(folder + '/frames.npy', rng.random((200, STRIP_H * WINDOW)).astype(np.float16))\n"
+        "np.save(folder + '/targets.npy', rng.integers(0, len(STRIP_CLASSES), 200).astype(np.int32))\n"
+        "T.fit_members(folder + '/frames.npy', folder + '/targets.npy', [(3, folder + '/a.npz'), (4, folder + '/b.npz')], workers=2)\n"
+        "print('fitted once')\n")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.count("fitted once") == 1
+    assert (tmp_path / "a.npz").exists() and (tmp_path / "b.npz").exists()
+
+
+def test_a_failed_fit_says_so():
+    from pathlib import Path
+
+    from vision import label_training as T
+
+    with pytest.raises(RuntimeError, match="fitting the label networks failed"):
+        T.fit_members(Path("/nonexistent/frames.npy"), Path("/nonexistent/targets.npy"),
+                      [(3, Path("/nonexistent/a.npz")), (4, Path("/nonexistent/b.npz"))], workers=2)

@@ -21,10 +21,11 @@ beside another reader) and the fits, side by side (:func:`fit_members`), about 3
 from __future__ import annotations
 
 import dataclasses
-import multiprocessing
+import json
 import os
+import subprocess
+import sys
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
@@ -144,12 +145,14 @@ def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
                 workers: int | None = None) -> None:
     """Fit one label network per ``(seed, path)`` of ``members`` on the saved ``frames`` and
     ``targets`` (:func:`_save_training_rows`) and save each at its path, ``workers`` fits at a time
-    (one per core by default), each in a process of its own with one BLAS thread that maps the
-    frames from disk (shared, never copied). Each fit is :func:`vision.convnet.fit_convnet` with
-    its seed: the same network as fitted alone. Why: one fit keeps about one core busy (its
+    (one per core by default), each in a Python process of its own with one BLAS thread that maps
+    the frames from disk (shared, never copied). Each fit is :func:`vision.convnet.fit_convnet`
+    with its seed: the same network as fitted alone. Why: one fit keeps about one core busy (its
     matrix products are small). Two fits on 150,000 frames: 172 s one after the other, 97 s side by
-    side. The workers are started fresh ("spawn"), so a script that reads a photo on a fresh
-    machine must guard its top level with ``if __name__ == "__main__":``."""
+    side. The processes run this module (``python -m vision.label_training JOB``), not the caller's
+    script: a script that reads a photo on a fresh machine needs no ``if __name__ == "__main__":``
+    (with multiprocessing's "spawn", each worker ran the script's top level again and failed).
+    Raises RuntimeError with the worker's last words when a fit fails."""
     settings = dict(shape=(STRIP_H, WINDOW), channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS)
     jobs = [(frames, targets, seed, path, settings) for seed, path in members]
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
@@ -157,22 +160,37 @@ def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
         for job in jobs:
             _fit_member(*job)
         return
-    blas = os.environ.get("OPENBLAS_NUM_THREADS")
-    os.environ["OPENBLAS_NUM_THREADS"] = "1"  # read by each fresh (spawned) process's numpy
-    try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            list(pool.map(_fit_member, *zip(*jobs)))
-    finally:
-        if blas is None:
-            del os.environ["OPENBLAS_NUM_THREADS"]
-        else:
-            os.environ["OPENBLAS_NUM_THREADS"] = blas
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    package_root = str(Path(__file__).resolve().parents[1])
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
+    for start in range(0, len(jobs), workers):
+        running = []
+        for frames_, targets_, seed, path, job_settings in jobs[start:start + workers]:
+            job = json.dumps(dict(frames=str(frames_), targets=str(targets_), seed=seed, path=str(path),
+                                  settings=job_settings))
+            running.append(subprocess.Popen([sys.executable, "-m", "vision.label_training", job], env=env,
+                                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True))
+        failures = []
+        for process in running:
+            _, err = process.communicate()
+            if process.returncode:
+                failures.append(err.strip().splitlines()[-1:] or [f"exit code {process.returncode}"])
+        if failures:
+            raise RuntimeError(f"fitting the label networks failed: {failures[0][0]}")
 
 
 def _fit_member(frames: Path, targets: Path, seed: int, path: Path, settings: dict) -> None:
     """Fit and save one label network (a worker of :func:`fit_members`)."""
     net = fit_convnet(np.load(frames, mmap_mode="r"), np.load(targets), STRIP_CLASSES, seed=seed, **settings)
     net.save(path)
+
+
+def _fit_member_job(job: str) -> None:
+    """:func:`_fit_member` for one JSON job of :func:`fit_members` (its worker process's entry)."""
+    spec = json.loads(job)
+    settings = dict(spec["settings"], shape=tuple(spec["settings"]["shape"]),
+                    channels=tuple(spec["settings"]["channels"]))
+    _fit_member(Path(spec["frames"]), Path(spec["targets"]), int(spec["seed"]), Path(spec["path"]), settings)
 
 
 def frame_targets(strip, boxes: list[tuple[str, float, float]]) -> np.ndarray:
@@ -234,3 +252,7 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
             rows.extend(feats[start::FRAME_STEP])
             labels.extend(targets[start::FRAME_STEP].tolist())
     return rows, labels
+
+
+if __name__ == "__main__":  # a worker of fit_members
+    _fit_member_job(sys.argv[1])
