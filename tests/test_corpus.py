@@ -54,3 +54,19 @@ def test_generate_command_prints_schema_lines(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == 2 and all(solve(puzzle_from_json(json.loads(l))).status == "unique" for l in lines)
     assert main(["generate", "--size", "20"]) == 2
+
+
+def test_phone_sized_items_are_as_big_as_asked_with_the_same_puzzle(tmp_path):
+    """``--megapixels``: the same puzzles and looks as the small photos, in a frame of about that
+    many megapixels with the grid filling PHONE_FILL of its shorter side."""
+    from ui.corpus import PHONE_FILL, corners_cell_px
+
+    small, phone = plan(6, seed=3)[4], plan(6, seed=3, megapixels=3)[4]
+    _, small_truth = make_item(small)
+    image, truth = make_item(phone)
+    assert truth["truth"] == small_truth["truth"] and "phone size (3 MP)" in truth["kind"]
+    h, w = image.shape[:2]
+    assert 0.8 * 3e6 <= h * w <= 1.25 * 3e6
+    fill = corners_cell_px(truth["corners"], phone.size, phone.size) * phone.size / min(h, w)
+    assert PHONE_FILL[0] - 0.1 <= fill <= PHONE_FILL[1] + 0.1
+    assert main(["corpus", str(tmp_path), "--count", "1", "--seed", "2", "--megapixels", "60"]) == 2

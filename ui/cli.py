@@ -682,7 +682,9 @@ def cmd_corpus(args) -> int:
         paths = write_kakuro_corpus(Path(args.outdir), plan_kakuro(args.count, args.seed), workers=args.workers)
         print(f"wrote {len(paths)} Kakuro images with truth into {args.outdir}", file=sys.stderr)
         return OK
-    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed)
+    if args.megapixels < 0 or args.megapixels > 50:
+        return _bad(args, "corpus", "--megapixels must be between 0 and 50")
+    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed, args.megapixels)
     paths = write_corpus(Path(args.outdir), specs, workers=args.workers, quality=85 if args.samples else 92)
     print(f"wrote {len(paths)} images with truth into {args.outdir}", file=sys.stderr)
     return OK
@@ -711,7 +713,7 @@ def cmd_models(args) -> int:
 
 def _bad(args, label: str, message: str) -> int:
     """Report one bad input; returns the bad-input exit code."""
-    if args.json:
+    if getattr(args, "json", False):
         print(json.dumps({"input": label, "error": message}, ensure_ascii=False), flush=True)
     else:
         print(f"kensnap: {label}: {message}" if not message.startswith(label) else f"kensnap: {message}",
@@ -821,6 +823,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--samples", action="store_true", help="write the fixed set bundled in samples/")
     p.add_argument("--kakuro", action="store_true", help="photos of generated Kakuro instead")
+    p.add_argument("--megapixels", type=float, default=0.0, metavar="MP",
+                   help="phone-sized photos of about MP megapixels, the grid filling 35-80%% of the "
+                        "shorter side (default: the small photos of each level's pixels per cell)")
     p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("eval", help="score photo reading on a folder of images with known truth")

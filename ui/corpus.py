@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import random
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -23,8 +23,8 @@ import numpy as np
 from solver.formats import puzzle_to_json
 from solver.generator import GeneratorOptions, generate
 
-from .photo import simulate
-from .render import Rendering, clue_glyph_boxes, make_entries, make_pencil, render
+from .photo import LEVELS as PHOTO_LEVELS, PhotoLevel, simulate
+from .render import Rendering, clue_glyph_boxes, make_entries, make_pencil, render, seeded_rng
 
 STYLES = ("newspaper", "app", "web")
 LEVELS = ("clean", "handheld", "hard")
@@ -49,11 +49,15 @@ class ItemSpec:
     pencil: bool = False
     max_side: int = 0
     """Downscale the photo so its longer side is at most this (0: keep)."""
+    megapixels: float = 0.0
+    """A phone-sized photo: the frame about this many megapixels, the grid filling PHONE_FILL of its
+    shorter side (0: the level's own pixels per cell, a small photo)."""
 
 
-def plan(count: int, seed: int) -> list[ItemSpec]:
+def plan(count: int, seed: int, megapixels: float = 0.0) -> list[ItemSpec]:
     """``count`` varied specs: styles and levels in turn, sizes 3..9 weighted like real puzzles,
-    some without operators, some Calcudoku, a quarter half-filled."""
+    some without operators, some Calcudoku, a quarter half-filled; phone-sized photos of about
+    ``megapixels`` when given (the same puzzles and looks as without)."""
     rng = random.Random(seed)
     sizes, weights = zip(*SIZE_WEIGHTS.items())
     specs = []
@@ -63,7 +67,7 @@ def plan(count: int, seed: int) -> list[ItemSpec]:
             id=f"k{seed}-{i:04d}", seed=rng.randrange(2 ** 31), size=rng.choices(sizes, weights)[0],
             style=STYLES[i % 3], level=LEVELS[(i // 3) % 3], hidden_ops=rng.random() < 0.12,
             calcudoku=rng.random() < 0.1, filled=rng.uniform(0.2, 0.6) if filled else 0.0,
-            wrong=0.15 if filled else 0.0, pencil=filled and rng.random() < 0.5))
+            wrong=0.15 if filled else 0.0, pencil=filled and rng.random() < 0.5, megapixels=megapixels))
     return specs
 
 
@@ -84,11 +88,20 @@ SAMPLES = (
 """The committed ``samples/``: each style and level, a half-filled one, a no-operator one, sizes 3..9."""
 
 
+PHONE_FILL = (0.35, 0.8)
+"""How much of a phone photo's shorter side the grid fills (``ItemSpec.megapixels``): from a page
+held at arm's length to a puzzle framed close."""
+
+
 def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
     """The photo (RGB) and the truth document of one spec."""
-    rendering, solution = _rendering(spec)
+    level: PhotoLevel | str = spec.level
+    cell_px = 80
+    if spec.megapixels:
+        level, cell_px = phone_level(spec)
+    rendering, solution = _rendering(spec, cell_px)
     puzzle = rendering.puzzle
-    photo = simulate(rendering, spec.level, seed=spec.seed)
+    photo = simulate(rendering, level, seed=spec.seed)
     image, corners = photo.image, np.asarray(photo.corners, float)
     if spec.max_side and max(image.shape[:2]) > spec.max_side:
         scale = spec.max_side / max(image.shape[:2])
@@ -97,7 +110,8 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
     cell_px = corners_cell_px(corners, spec.size, spec.size)
     truth = {
         "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kenken",
-        "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else ""),
+        "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else "")
+                + (f", phone size ({spec.megapixels:g} MP)" if spec.megapixels else ""),
         "truth": puzzle_to_json(puzzle), "solution": [list(row) for row in solution],
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
         "clue_px": clue_digit_px(rendering, cell_px),
@@ -115,14 +129,29 @@ def corners_cell_px(corners, rows: int, cols: int) -> float:
     return float((across + down) / 2)
 
 
-def _rendering(spec: ItemSpec) -> tuple[Rendering, tuple[tuple[int, ...], ...]]:
-    """The spec's puzzle (with its written digits) drawn on the page, and its solution."""
+def phone_level(spec: ItemSpec) -> tuple[PhotoLevel, int]:
+    """The spec's photo level made phone-sized (see ``ItemSpec.megapixels``): the grid fills a
+    share PHONE_FILL of a 3:4 frame of about that many megapixels, with the level's blur, noise,
+    light and angles in the frame's own pixels; and the page's pixels per cell that such a photo
+    needs (the simulator never enlarges the page, which would blur it)."""
+    base = PHOTO_LEVELS[spec.level]
+    fill = seeded_rng(spec.seed, "phone-fill").uniform(*PHONE_FILL)
+    short_side = (spec.megapixels * 1e6 * 3 / 4) ** 0.5
+    target = fill * short_side / spec.size
+    margin = (1 / fill - 1) / 2
+    level = replace(base, px_per_cell=(target, target), surround=(0.8 * margin, margin))
+    return level, int(np.ceil(1.25 * target))
+
+
+def _rendering(spec: ItemSpec, cell_px: int = 80) -> tuple[Rendering, tuple[tuple[int, ...], ...]]:
+    """The spec's puzzle (with its written digits) drawn on the page at ``cell_px`` pixels per cell,
+    and its solution."""
     options = GeneratorOptions(size=spec.size, hidden_ops=spec.hidden_ops, calcudoku=spec.calcudoku)
     made = generate(options, spec.seed)
     solution = made.solution
     entries = make_entries(solution, spec.filled, spec.wrong, seed=spec.seed) if spec.filled else None
     pencil = make_pencil(solution, entries, seed=spec.seed) if spec.pencil else None
-    return render(made.puzzle.with_entries(entries), spec.style, seed=spec.seed, pencil=pencil), solution
+    return render(made.puzzle.with_entries(entries), spec.style, seed=spec.seed, pencil=pencil, cell_px=cell_px), solution
 
 
 def clue_digit_px(rendering: Rendering, photo_cell_px: float) -> float | None:
