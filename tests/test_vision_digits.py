@@ -134,3 +134,23 @@ def test_faint_pen_digits_are_cut_out_whole():
 def test_faint_pen_digits_are_read():
     got, entries = _held_out_digits(FAINT_PEN[0])
     assert all(got.get(cell) == entries[cell[0]][cell[1]] for cell in FAINT_PEN[1])
+
+
+def test_a_shadow_edge_joined_to_a_printed_digit_is_cut_away():
+    """A 12-megapixel hard app photo (``kensnap corpus --count 60 --seed 1212 --megapixels 12``,
+    item 43): a shadow's soft edge joined a printed 7 and 5 at the ink threshold, the glyphs came
+    out wider than tall and read 3 and 3 (SHADOW_TRIM)."""
+    import numpy as np
+
+    from ui.corpus import make_item, plan
+    from vision.digits import cell_digit_glyph
+    from vision.grid import grid_from_corners
+
+    image, truth = make_item(plan(60, 1212, 12)[43])
+    n = truth["truth"]["size"]
+    grid = grid_from_corners(image, np.array(truth["corners"]), n)
+    readings = read_digits(grid)
+    for (r, c) in [(2, 2), (3, 6)]:
+        ink = cell_digit_glyph(grid, (r, c))
+        assert ink.shape[0] > ink.shape[1], (r, c)
+        assert readings[(r, c)].alternatives[0][0] == truth["truth"]["entries"][r][c]
