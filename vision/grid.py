@@ -1124,9 +1124,10 @@ def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence
     dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
     col, row = line_profiles(dark, 0, side)
     lines_x, lines_y = snap_lines(col, n), snap_lines(row, n)
-    rectified = straightened(rectified, dark, lines_x, lines_y)
+    rectified, bend = straightened(rectified, dark, lines_x, lines_y)
     return GridFind(corners=corners, size=n, rectified=rectified, lines_x=lines_x,
-                    lines_y=lines_y, homography=homography, confidence=confidence, notes=tuple(notes))
+                    lines_y=lines_y, homography=homography, confidence=confidence, notes=tuple(notes),
+                    source=image, bend=bend)
 
 
 BEND_REACH = 0.25
@@ -1140,22 +1141,23 @@ BEND_MIN_PX = 2.0
 
 
 def straightened(rectified: np.ndarray, dark: np.ndarray, lines_x: tuple[float, ...],
-                 lines_y: tuple[float, ...]) -> np.ndarray:
-    """The rectified grid with a curled page's bent lines made straight, onto ``lines_x`` and
+                 lines_y: tuple[float, ...]) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray] | None]:
+    """``(image, map)``: the rectified grid with a curled page's bent lines made straight, onto ``lines_x`` and
     ``lines_y``: the snapped lines are straight, the real ones on a curled page bend away from them
     by up to a fifth of a cell at a line's far end, so a cell's box cut a neighbour's wall or clue
     into it. The bend of the vertical and of the horizontal lines is measured on the line darkness
     ``dark`` (:func:`vision.bend.bend_field`) and the image resampled along it; unchanged when the
-    bend stays under BEND_MIN_PX. (The homography still maps the photo onto the unbent square: off
+    bend stays under BEND_MIN_PX. ``map`` is where each pixel was sampled from (``map_x``, ``map_y``
+    for :func:`cv2.remap`), None when unchanged. (The homography still maps the photo onto the unbent square: off
     by the bend, a few pixels, where the page curls.)"""
     xs, ys = np.asarray(lines_x, float), np.asarray(lines_y, float)
     reach = BEND_REACH * float(np.median(np.diff(xs)))
     dx = bend_field(dark, xs, ys, reach, typical=50, percentile=BEND_ALONG, even=True, pin_borders=True)
     dy = bend_field(dark.T, ys, xs, reach, typical=50, percentile=BEND_ALONG, even=True, pin_borders=True)
     if max(dx.largest(xs, ys), dy.largest(ys, xs)) < BEND_MIN_PX:
-        return rectified
+        return rectified, None
     h, w = rectified.shape[:2]
     x, y = np.meshgrid(np.arange(w, dtype=np.float32), np.arange(h, dtype=np.float32))
     map_x = (x + dx.at(x, y)).astype(np.float32)
     map_y = (y + dy.at(y, x)).astype(np.float32)
-    return cv2.remap(rectified, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.remap(rectified, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE), (map_x, map_y)

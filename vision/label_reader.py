@@ -56,6 +56,10 @@ WINDOW = 24
 right than 16. 16 → 24, two networks each (seeds 3, 4), boards exact over the hand-held and hard
 photos of the five 300-photo sets (seeds 8383, 7474, 6161, 5252, 3131): hand-held 445 → 448, hard
 328 → 335 of 495, right and confident 337/142 → 347/145 (docs/HISTORY.md, twenty-seventh round)."""
+FINE_BLUR = 1.0
+"""Gaussian blur (strip pixels) of a strip cut from a label's fine ink (``label.fine``): the
+networks learnt labels from patches, softer than a phone photo's label at its own resolution, and
+read a crisp thin "+" as "/" (k1313-0072 "17+", "23+"); blurred by 0.8–1.2 they read them right."""
 BLANK = "_"
 STRIP_CLASSES = CLUE_CLASSES + (BLANK,)
 MAX_DIGITS = 7
@@ -81,7 +85,8 @@ class Strip:
 
 
 def label_strip(label, left: float | None = None, right: float | None = None) -> Strip:
-    """The strip of a :class:`vision.clues.Label` (see the module docstring); with ``left`` it
+    """The strip of a :class:`vision.clues.Label` (see the module docstring), from its fine ink when
+    it has one (``label.fine``, a phone photo's label at its own resolution); with ``left`` it
     starts no later than SIDE label-heights before that patch column (where this puzzle's labels
     start: a faint first digit the label finder missed is read too); with ``right`` (where this
     puzzle's widest label ends) it ends no sooner than SIDE after that column, or OPERATOR_REACH
@@ -93,15 +98,20 @@ def label_strip(label, left: float | None = None, right: float | None = None) ->
     x_hi = max(last, min(right, last + OPERATOR_REACH * h) if right is not None else last) + SIDE * h
     y_lo = label.top - ABOVE * h
     y_hi = label.top + (1 + BELOW) * h
-    pad = int(np.ceil(SIDE * h)) + 2
-    padded = cv2.copyMakeBorder(label.ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
+    ink, f = getattr(label, "fine", None) or (label.ink, 1)
+    pad = (int(np.ceil(SIDE * h)) + 2) * f
+    padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     scale = STRIP_H / (y_hi - y_lo)
     width = max(WINDOW, int(round((x_hi - x_lo) * scale)))
-    m = np.float32([[scale, 0, -(x_lo + pad) * scale], [0, scale, -(y_lo + pad) * scale]])
-    if scale < 1:
-        sigma = 0.5 / scale
-        padded = cv2.GaussianBlur(padded, (0, 0), sigma)
+    # Strip column = (patch x - x_lo) * scale, patch x = (ink x + 0.5) / f - 0.5 (f > 1: the fine ink).
+    k = scale / f
+    shift = (0.5 / f - 0.5) * scale
+    m = np.float32([[k, 0, -pad * k + shift - x_lo * scale], [0, k, -pad * k + shift - y_lo * scale]])
+    if k < 1:
+        padded = cv2.GaussianBlur(padded, (0, 0), 0.5 / k)
     image = cv2.warpAffine(padded, m, (width, STRIP_H), flags=cv2.INTER_LINEAR, borderValue=0)
+    if f > 1:
+        image = cv2.GaussianBlur(image, (0, 0), FINE_BLUR)
     peak = max(0.15, float(np.percentile(image, 99)))
     return Strip(np.clip(image / peak, 0, 1).astype(np.float32), float(x_lo), float(scale))
 

@@ -40,6 +40,13 @@ class GridFind:
     flattened: bool = False
     """Found only in the copy flattened against its paper's tone (:func:`vision.grid.flattened`):
     no outline showed in the photo itself, so whatever else the photo holds is looked for too."""
+    source: np.ndarray | None = None
+    """The photo the grid was found in (RGB, as loaded), kept so that small print can be cut from it
+    at the photo's own resolution (:func:`vision.clues.fine_ink`); None when not at hand."""
+    bend: tuple[np.ndarray, np.ndarray] | None = None
+    """Where each pixel of ``rectified`` was sampled from in the unbent square the homography maps
+    the photo to (``map_x``, ``map_y``; :func:`vision.grid.straightened`), or None when the page was
+    not curled enough to be straightened."""
 
     def cell_box(self, cell: Cell) -> tuple[float, float, float, float]:
         """``(x0, y0, x1, y1)`` of a cell in the rectified image, between its line centres."""
