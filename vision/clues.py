@@ -123,12 +123,15 @@ def _cell_patch(grid: GridFind, cell: Cell, closing: bool = False) -> np.ndarray
     grey = grid.rectified if grid.rectified.ndim == 2 else cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY)
     patch = cv2.warpAffine(grey, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     patch = patch.astype(np.float32)
+    return np.clip(1 - patch / np.maximum(_paper(patch, closing), 1), 0, 1)
+
+
+def _paper(patch: np.ndarray, closing: bool) -> np.ndarray:
+    """The paper's grey under a PATCH-sized grey patch (float32): a blurred grey dilation, or with
+    ``closing`` a grey closing (see :func:`_cell_patch`)."""
     if closing:
-        closed = cv2.morphologyEx(patch, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8))
-        paper = cv2.GaussianBlur(closed, (0, 0), 1)
-    else:
-        paper = cv2.GaussianBlur(cv2.dilate(patch, np.ones((15, 15), np.uint8)), (0, 0), 3)
-    return np.clip(1 - patch / np.maximum(paper, 1), 0, 1)
+        return cv2.GaussianBlur(cv2.morphologyEx(patch, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)), (0, 0), 1)
+    return cv2.GaussianBlur(cv2.dilate(patch, np.ones((15, 15), np.uint8)), (0, 0), 3)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -586,11 +589,11 @@ def with_fine_ink(grid: GridFind, cell: Cell, label: Label | None) -> Label | No
     fine (every photo of the small-photo corpora)."""
     if label is None or grid.source is None:
         return label
-    photo_px = float(np.linalg.norm(grid.corners - np.roll(grid.corners, -1, axis=0), axis=1).mean()) / grid.size
-    f = min(FINE_MAX, int(photo_px // CELL))
+    f = min(FINE_MAX, int(photo_cell_px(grid) // CELL))
     if f < 2:
         return label
-    closing = label.dark is closed_patch(grid, cell)        # a label at a shadow's edge (_shadowed_label)
+    # A label is cut from the cell's patch or, at a shadow's edge, from its closing's (_shadowed_label).
+    closing = label.dark is not cell_patch(grid, cell)
     dark = _memo(grid, ("fine", cell, f, closing), lambda: _read_only(_fine_patch(grid, cell, f, closing)))
     kept = ~((label.ink == 0) & (label.dark > 0))            # not a wall or grid-line pixel
     kept = cv2.resize(kept.astype(np.uint8), (PATCH * f, PATCH * f), interpolation=cv2.INTER_NEAREST)
@@ -618,11 +621,7 @@ def _fine_patch(grid: GridFind, cell: Cell, f: int, closing: bool = False) -> np
     patch = patch.astype(np.float32)
     # The paper as _cell_patch estimates it, at the patch's resolution (a fifth of the time), enlarged.
     small = cv2.resize(patch, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
-    if closing:
-        paper = cv2.GaussianBlur(cv2.morphologyEx(small, cv2.MORPH_CLOSE, np.ones((15, 15), np.uint8)), (0, 0), 1)
-    else:
-        paper = cv2.GaussianBlur(cv2.dilate(small, np.ones((15, 15), np.uint8)), (0, 0), 3)
-    paper = cv2.resize(paper, (PATCH * f, PATCH * f), interpolation=cv2.INTER_LINEAR)
+    paper = cv2.resize(_paper(small, closing), (PATCH * f, PATCH * f), interpolation=cv2.INTER_LINEAR)
     return np.clip(1 - patch / np.maximum(paper, 1), 0, 1)
 
 
@@ -868,11 +867,15 @@ reader is right on 99.5% of those Tesseract is asked about, Tesseract on 87.6%; 
 reader 91.6%, Tesseract 99.1%.)"""
 
 
+def photo_cell_px(grid: GridFind) -> float:
+    """A cell's side in the photo's own pixels (the mean of the grid's four sides over N)."""
+    corners = np.asarray(grid.corners, float)
+    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / grid.size
+
+
 def label_height_px(label: Label, grid: GridFind) -> float:
     """The label's digit height in the photo's own pixels."""
-    corners = np.asarray(grid.corners, float)
-    cell_src = float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / grid.size
-    return label.height * cell_src / CELL
+    return label.height * photo_cell_px(grid) / CELL
 
 
 def labels_px(grid: GridFind, cells: Iterable[Cell]) -> float | None:

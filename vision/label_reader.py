@@ -98,7 +98,7 @@ def label_strip(label, left: float | None = None, right: float | None = None) ->
     x_hi = max(last, min(right, last + OPERATOR_REACH * h) if right is not None else last) + SIDE * h
     y_lo = label.top - ABOVE * h
     y_hi = label.top + (1 + BELOW) * h
-    ink, f = getattr(label, "fine", None) or (label.ink, 1)
+    ink, f = label.fine or (label.ink, 1)
     pad = (int(np.ceil(SIDE * h)) + 2) * f
     padded = cv2.copyMakeBorder(ink, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=0)
     scale = STRIP_H / (y_hi - y_lo)

@@ -42,7 +42,7 @@ class GridFind:
     no outline showed in the photo itself, so whatever else the photo holds is looked for too."""
     source: np.ndarray | None = None
     """The photo the grid was found in (RGB, as loaded), kept so that small print can be cut from it
-    at the photo's own resolution (:func:`vision.clues.fine_ink`); None when not at hand."""
+    at the photo's own resolution (:func:`vision.clues.with_fine_ink`); None when not at hand."""
     bend: tuple[np.ndarray, np.ndarray] | None = None
     """Where each pixel of ``rectified`` was sampled from in the unbent square the homography maps
     the photo to (``map_x``, ``map_y``; :func:`vision.grid.straightened`), or None when the page was
