@@ -66,6 +66,13 @@ working copy's shorter side."""
 MIN_CONTRAST = 0.02
 """Smallest line-versus-cell contrast (darkness units) for a grid to count as found (was 0.03
 before MIN_TIDY kept outlines around a grid out; 0.02 finds 2 more of 159 dev hard photos)."""
+FAINT_CONTRAST = 2 * MIN_CONTRAST
+"""Below this contrast the grid found is faint (its confidence under 1), and the copy flattened
+against its paper's tone is searched too, as when no grid is found: a hard shadow across a page can
+cut the page into an outline whose faint lattice beats nothing, while the puzzle's own outline is
+whole only in the flattened copy (12-MP hard web k1212-0053: the page read as a 4×4 at contrast
+0.024, the 6×6 in the flattened copy at 0.141). Only a flattened copy's grid at least this clear
+is taken then: an app's panel around a faint 3×3 showed as a 3×3 at 0.027 (hand-held k7474-0032)."""
 OPEN_CELLS = 0.7
 """Length of the opening that keeps only lines, in cells (digits are shorter)."""
 N_FRACTION = 0.35
@@ -1026,18 +1033,24 @@ def find_grid(image: np.ndarray) -> GridFind:
     quads = quads + distinct(quads + solid_quads(gray))[len(quads):]
     probes = _probed(levels, quads)
     probes = probes + _inset_probes(levels, probes)
-    flat = not probes
-    if flat:  # a hard shadow across the grid: its outline is whole in the flattened copy
+    flat: list[Probe] = []
+    if max((p.contrast for p in probes), default=0.0) < FAINT_CONTRAST:
+        # A hard shadow across the grid: its outline is whole in the flattened copy. Looked for also
+        # when only a faint grid was found (the shadow's edge cut up the page around the puzzle).
         seen = distinct(quads)
         quads = distinct(seen + candidate_quads(flattened(gray), pad, bridge=True))
-        probes = _probed(levels, quads[len(seen):]) or _completed_probes(levels, quads[len(seen):])
-    if not probes:
+        flat = _probed(levels, quads[len(seen):])
+        if probes:  # only a clear grid there beats the faint one (not a faint panel around it)
+            flat = [p for p in flat if p.contrast >= FAINT_CONTRAST]
+        elif not flat:
+            flat = _completed_probes(levels, quads[len(seen):])
+    if not probes and not flat:
         raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
-    best, notes = choose(probes)
+    best, notes = choose(probes + flat)
     corners = (best.corners - pad + 0.5) / scale - 0.5
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
     found = grid_from_corners(image, corners, best.size, confidence, notes)
-    return replace(found, flattened=True) if flat else found
+    return replace(found, flattened=True) if any(p is best for p in flat) else found
 
 
 def inset(quad: np.ndarray, share: float) -> np.ndarray:
