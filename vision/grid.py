@@ -960,20 +960,142 @@ def _disjoint(a: np.ndarray, b: np.ndarray) -> bool:
 # 5. Rectifying and snapping
 # ---------------------------------------------------------------------------------------------
 
-def rectify(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(rectified RGB side×side, homography original→rectified)`` with the corners on the square's
-    edges. Warps from a shrunk copy near the target scale so thin lines are averaged, not skipped."""
+def rectify(image: np.ndarray, corners: np.ndarray, side: int, margin: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``(rectified RGB, homography original→rectified square)`` with the corners on the edges of the
+    square [0, side-1]²; with a ``margin`` the image is (side + 2·margin)² and the square sits
+    ``margin`` pixels in from its edges (the homography is the square's all the same). Warps from a
+    shrunk copy near the target scale so thin lines are averaged, not skipped."""
+    return warped(warp_source(image, corners, side), side, margin), square_homography(corners, side, 0.0)
+
+
+def warp_source(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(RGB copy, corners in it)``: ``image`` shrunk near the scale of a side×side square of
+    ``corners`` (not shrunk when it is near already), for :func:`warped`."""
     rgb = image if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
     rgb = np.ascontiguousarray(rgb[..., :3])
     edge = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max()
     shrink = min(1.0, 1.5 * side / max(edge, 1.0))
-    src, pts = rgb, corners
     if shrink < 0.9:
-        src = cv2.resize(rgb, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA)
-        pts = (corners + 0.5) * shrink - 0.5
+        return cv2.resize(rgb, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), (corners + 0.5) * shrink - 0.5
+    return rgb, corners
+
+
+def warped(source: tuple[np.ndarray, np.ndarray], side: int, margin: int = 0) -> np.ndarray:
+    """The :func:`warp_source` copy warped onto the square (see :func:`rectify`)."""
+    src, pts = source
     h_small = square_homography(pts, side, 0.0)
-    warped = cv2.warpPerspective(src, h_small, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return warped, square_homography(corners, side, 0.0)
+    if margin:
+        h_small = np.array([[1, 0, margin], [0, 1, margin], [0, 0, 1]], np.float64) @ h_small
+    out = side + 2 * margin
+    return cv2.warpPerspective(src, h_small, (out, out), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+BOW_MARGIN = 0.75
+"""How much of the photo around the grid (in cells) is rectified with it to look for bowed borders
+(:func:`border_bows`)."""
+BOW_REACH = 0.6
+"""How far (in cells) either side of its straight line a border is followed."""
+BOW_SLICE, BOW_TRACK, BOW_FLOOR = 8, 3.0, 0.3
+"""A border is followed in slices BOW_SLICE pixels wide, each one's ridge within BOW_TRACK pixels of
+the last one's, and at least BOW_FLOOR of the typical slice's ridge (else the slice is skipped)."""
+BOW_AGREE, BOW_COVER = 2.0, 0.7
+"""A border counts as followed when the two ways along it (from either corner) agree within
+BOW_AGREE pixels on at least BOW_COVER of the slices."""
+BOW_INSIDE = 0.3
+"""A border is followed only when the photo reaches this far (in cells) beyond it: a screenshot's
+border at the image's edge has no paper beyond it, and something else is followed instead (realdev
+Blog38, a 7×7 whose top border is 3 px from the image's top: its row of labels, a 10-px "bow")."""
+BOW_MIN_PX = 3.0
+"""Bows smaller than this everywhere (pixels of the rectified square) are left alone."""
+BOW_PAIR = 0.5
+"""A page curls like a cylinder, so opposite borders bow the same way: a border's bow is taken only
+when the opposite one's differs from it by at most this share of the larger (or BOW_MIN_PX)
+everywhere. A lone bowed border is something else followed (the edge of an app's panel beside its
+left border, 11 px, hand-held k7474-0139, whose "2÷" then read "1−")."""
+
+
+def border_bows(dark: np.ndarray, margin: int, side: int, inside: tuple[bool, bool, bool, bool] = (True,) * 4) -> list[np.ndarray] | None:
+    """How far each border of the rectified square bows away from its straight side, pixel by pixel
+    along it (top and bottom: rows below the straight side, per column; left and right: columns right
+    of it, per row), or None when no border bows BOW_MIN_PX or more. ``dark`` is the darkness of the
+    square rectified with ``margin`` pixels of the photo around it (:func:`rectify`); ``inside`` says
+    for each border (top, bottom, left, right) whether the band it is followed in lies within the
+    photo (a screenshot's border at the image's edge is not followed).
+
+    A page curled like a cylinder bows its top and bottom borders (and every row between them) by up
+    to half a cell, while the corners stay where they are (12-MP hard newspaper k1313-0006, an 8×8:
+    the rows rose 16 px, 0.3 of a cell, in the middle). Each border is followed from each corner, where
+    it is on its straight side, slice by slice (:func:`locate_border` on :func:`ridges`, so the edge of a
+    dark surround is not taken for it); where the two ways agree, a smooth bow pinned at both corners
+    (``u(1-u)(a + bu + cu²)``) is fitted. A border not followed (cut by the photo's edge, faint, run
+    into by a dark panel) is taken as straight."""
+    reach = int(BOW_REACH * CELL_PX)
+    half = BOW_SLICE // 2
+    centres = np.arange(half, side - half + 1, BOW_SLICE)
+    u = centres / max(1, side - 1)
+    basis = (u * (1 - u))[:, None] * np.stack([np.ones_like(u), u, u * u], axis=1)
+    along = np.arange(side) / max(1, side - 1)
+    whole = (along * (1 - along))[:, None] * np.stack([np.ones_like(along), along, along * along], axis=1)
+    bows = []
+    for view, sign, within in zip((dark, dark[::-1], dark.T, dark.T[::-1]), (1.0, -1.0, 1.0, -1.0), inside):
+        if not within:
+            bows.append(np.zeros(side))
+            continue
+        band = view[margin - reach:margin + reach + 1, margin:margin + side]
+        profiles = ridges(np.stack([band[:, c - half:c + half].mean(axis=1) for c in centres]))
+        typical = float(np.median(profiles.max(axis=1)))
+        ways = []
+        for order in (range(len(centres)), range(len(centres) - 1, -1, -1)):
+            pos, found = float(reach), np.full(len(centres), np.nan)
+            for i in order:
+                p = locate_border(profiles[i], pos, BOW_TRACK)
+                if typical > 0 and profiles[i][nearest_index(p, profiles.shape[1])] >= BOW_FLOOR * typical:
+                    found[i] = pos = p
+            ways.append(found - reach)
+        agree = np.abs(ways[0] - ways[1]) <= BOW_AGREE
+        if agree.mean() < BOW_COVER:
+            bows.append(np.zeros(side))
+            continue
+        coef = np.linalg.lstsq(basis[agree], (0.5 * (ways[0] + ways[1]))[agree], rcond=None)[0]
+        bows.append(sign * (whole @ coef))
+    for a, b in ((0, 1), (2, 3)):
+        larger = max(float(np.abs(bows[a]).max()), float(np.abs(bows[b]).max()))
+        if float(np.abs(bows[a] - bows[b]).max()) > max(BOW_MIN_PX, BOW_PAIR * larger):
+            bows[a], bows[b] = np.zeros(side), np.zeros(side)
+    if max(float(np.abs(b).max()) for b in bows) < BOW_MIN_PX:
+        return None
+    return bows
+
+
+def bands_inside(shape: tuple[int, ...], homography: np.ndarray, side: int, reach: float) -> tuple[bool, bool, bool, bool]:
+    """For each border of the square [0, side-1]² (top, bottom, left, right), whether the band
+    ``reach`` pixels either side of it maps into a photo of ``shape`` through the inverse of
+    ``homography`` (photo → square)."""
+    h, w = shape[:2]
+    ends = np.linspace(0, side - 1, 9)
+    lo, hi = -reach, side - 1 + reach
+    sides = ([(x, lo) for x in ends], [(x, hi) for x in ends], [(lo, y) for y in ends], [(hi, y) for y in ends])
+    back = np.linalg.inv(homography)
+    out = []
+    for points in sides:
+        photo = cv2.perspectiveTransform(np.array(points, np.float64).reshape(-1, 1, 2), back).reshape(-1, 2)
+        out.append(bool((photo[:, 0] >= 0).all() and (photo[:, 0] <= w - 1).all()
+                        and (photo[:, 1] >= 0).all() and (photo[:, 1] <= h - 1).all()))
+    return tuple(out)
+
+
+def unbowed(wide: np.ndarray, margin: int, side: int, bows: list[np.ndarray]) -> tuple[np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """``(image, map)``: the side×side square cut from ``wide`` (rectified with ``margin``) along the
+    bowed borders (:func:`border_bows`), every row and column between them bowed in proportion (a
+    Coons patch: the bows of the top and bottom borders blended down the square, of the left and right
+    ones across it); ``map`` is where each pixel was sampled from, in the square's coordinates."""
+    top, bottom, left, right = bows
+    t = (np.arange(side, dtype=np.float32) / max(1, side - 1))
+    x, y = np.meshgrid(np.arange(side, dtype=np.float32), np.arange(side, dtype=np.float32))
+    map_x = x + ((1 - t)[None, :] * left[:, None] + t[None, :] * right[:, None]).astype(np.float32)
+    map_y = y + ((1 - t)[:, None] * top[None, :] + t[:, None] * bottom[None, :]).astype(np.float32)
+    image = cv2.remap(wide, map_x + margin, map_y + margin, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return image, (map_x, map_y)
 
 
 def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
@@ -1129,18 +1251,37 @@ def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence: float = 1.0,
                       notes: tuple[str, ...] = ()) -> GridFind:
     """The :class:`GridFind` of an N×N grid whose outer corners (TL, TR, BR, BL, on the border's
-    centre line) are known: rectified at CELL_PX per cell, lines snapped. ``find_grid`` ends here;
-    training and tests with known corners start here."""
+    centre line) are known: rectified at CELL_PX per cell (cut along the borders where a curled page
+    bows them, :func:`border_bows`), lines snapped, bent inner lines straightened. ``find_grid``
+    ends here; training and tests with known corners start here."""
     corners = np.asarray(corners, np.float64)
     side = n * CELL_PX
-    rectified, homography = rectify(image, corners, side)
+    source = warp_source(image, corners, side)
+    rectified, homography = warped(source, side), square_homography(corners, side, 0.0)
+    margin = int(BOW_MARGIN * CELL_PX)
+    wide = warped(source, side, margin)
+    inside = bands_inside(image.shape, homography, side, BOW_INSIDE * CELL_PX)
+    bows = border_bows(darkness(cv2.cvtColor(wide, cv2.COLOR_RGB2GRAY), CELL_PX // 3), margin, side, inside)
+    bow = None
+    if bows is not None:
+        rectified, bow = unbowed(wide, margin, side, bows)
     dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
     col, row = line_profiles(dark, 0, side)
     lines_x, lines_y = snap_lines(col, n), snap_lines(row, n)
     rectified, bend = straightened(rectified, dark, lines_x, lines_y)
+    bend = _composed(bow, bend)
     return GridFind(corners=corners, size=n, rectified=rectified, lines_x=lines_x,
                     lines_y=lines_y, homography=homography, confidence=confidence, notes=tuple(notes),
                     source=image, bend=bend)
+
+
+def _composed(first: tuple[np.ndarray, np.ndarray] | None,
+              then: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray] | None:
+    """The sampling map of two resamplings one after the other (``then`` samples the image that
+    ``first`` made), either of them None when it left its image unchanged."""
+    if first is None or then is None:
+        return then if first is None else first
+    return tuple(cv2.remap(m, then[0], then[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE) for m in first)
 
 
 BEND_REACH = 0.25
