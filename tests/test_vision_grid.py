@@ -171,12 +171,25 @@ def assert_found_as_true(found, truth: dict, within: float) -> None:
     assert np.linalg.norm(found.corners - corners, axis=1).max() < within * cell
 
 
+def assert_inner_columns_on_their_lines(grid, within: float) -> None:
+    """Every inner vertical line of the rectified grid runs within ``within`` pixels of its snapped
+    place, in every row (its darkest column near that place, between a row's lines)."""
+    from vision.grid import CELL_PX
+    grey = grid.rectified.mean(axis=2)
+    for i in range(1, grid.size):
+        at = grid.lines_x[i]
+        for r in range(grid.size):
+            band = grey[int(grid.lines_y[r] + 0.3 * CELL_PX):int(grid.lines_y[r + 1] - 0.3 * CELL_PX)]
+            window = band[:, int(at) - CELL_PX // 4:int(at) + CELL_PX // 4].mean(axis=0)
+            assert abs(int(at) - CELL_PX // 4 + int(np.argmin(window)) - at) <= within, (i, r)
+
+
 def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
     """A 6×6 grid whose inner vertical lines bow right by up to 12 px (a sixth of a cell) in the
     middle of the page, as a curl bends them (the border stays straight, where the finder fits
     it): in the rectified square every inner line runs within 2 px of its snapped place from top
     to bottom (a straight cut was 8 px off there)."""
-    from vision.grid import CELL_PX, grid_from_corners
+    from vision.grid import grid_from_corners
     n, cell, bend = 6, 80, 12.0
     side = n * cell
     image = np.full((side + 41, side + 41), 240, np.uint8)
@@ -189,13 +202,7 @@ def test_a_curled_pages_bent_lines_are_straightened_onto_the_snapped_ones():
         image[20 + i * cell - 1:20 + i * cell + 2, 20:side + 21] = 30
     corners = np.array([[20, 20], [side + 20, 20], [side + 20, side + 20], [20, side + 20]], float)
     grid = grid_from_corners(np.repeat(image[..., None], 3, axis=2), corners, n)
-    grey = grid.rectified.mean(axis=2)
-    for i in range(1, n):
-        at = grid.lines_x[i]
-        for r in range(n):
-            band = grey[int(grid.lines_y[r] + 0.3 * CELL_PX):int(grid.lines_y[r + 1] - 0.3 * CELL_PX)]
-            window = band[:, int(at) - CELL_PX // 4:int(at) + CELL_PX // 4].mean(axis=0)
-            assert abs(int(at) - CELL_PX // 4 + int(np.argmin(window)) - at) <= 2, (i, r)
+    assert_inner_columns_on_their_lines(grid, within=2)
 
 
 def test_a_page_curled_like_a_cylinder_is_cut_along_its_bowed_borders():
@@ -205,7 +212,7 @@ def test_a_page_curled_like_a_cylinder_is_cut_along_its_bowed_borders():
     every line runs within 2 px of its snapped place from top to bottom. (With the borders held
     straight, nothing was straightened and the lines were 14 px off in the middle rows: a bend that
     is zero at the borders cannot follow this one, and the fit left its reach.)"""
-    from vision.grid import CELL_PX, grid_from_corners
+    from vision.grid import grid_from_corners
     n, cell, bow = 6, 80, 20.0
     side = n * cell
     image = np.full((side + 121, side + 121), 240, np.uint8)
@@ -222,13 +229,7 @@ def test_a_page_curled_like_a_cylinder_is_cut_along_its_bowed_borders():
     corners = np.array([[60, 60], [side + 60, 60], [side + 60, side + 60], [60, side + 60]], float)
     grid = grid_from_corners(np.repeat(image[..., None], 3, axis=2), corners, n)
     assert grid.bend is not None
-    grey = grid.rectified.mean(axis=2)
-    for i in range(1, n):
-        at = grid.lines_x[i]
-        for r in range(n):
-            band = grey[int(grid.lines_y[r] + 0.3 * CELL_PX):int(grid.lines_y[r + 1] - 0.3 * CELL_PX)]
-            window = band[:, int(at) - CELL_PX // 4:int(at) + CELL_PX // 4].mean(axis=0)
-            assert abs(int(at) - CELL_PX // 4 + int(np.argmin(window)) - at) <= 2, (i, r)
+    assert_inner_columns_on_their_lines(grid, within=2)
 
 
 def test_a_bold_label_under_a_faint_line_does_not_bend_a_flat_grid():
