@@ -17,15 +17,16 @@ The algorithm, one function per step:
    (:func:`count_cells`) — a 9×9 grid also has lines at every third, but 18 would need lines in
    the cell middles (as long as a 9×9's cells, when the finer comb stands out clearly less: a
    column of big digits is no line).
-   When no candidate shows a grid, the candidates of a copy flattened against a hard shadow are
-   probed (:func:`flattened`), and as a last resort those outlines with one corner completed to a
+   When no candidate shows a grid, or only a faint one (FAINT_CONTRAST), the candidates of a copy
+   flattened against a hard shadow are probed (:func:`flattened`); when none at all, as a last resort those outlines with one corner completed to a
    parallelogram (:func:`_completed_probes`: a shadow's edge can pull a corner along it).
 4. :func:`choose` keeps the best-scoring grid; when two similar grids stand side by side (a puzzle
    and its solved copy) it keeps the one with less ink in the cell centres and says so in a note.
-5. :func:`rectify` warps the original image (from a pyramid level near the target scale, so thin
-   lines do not alias away) to a square of N·``CELL_PX`` with the border's centre line on its
-   edges, and :func:`snap_lines` moves each inner line to the nearest darkness peak (after a curl
-   the lines are uneven); :func:`straightened` resamples the square along the bend a curl gives
+5. :func:`warped` warps the original image (from a copy near the target scale, so thin lines do
+   not alias away) to a square of N·``CELL_PX`` with the border's centre line on its edges; where a
+   curled page bows the borders between the corners, the square is cut along them instead
+   (:func:`border_bows`, :func:`unbowed`); :func:`snap_lines` moves each inner line to the nearest
+   darkness peak (after a curl the lines are uneven); :func:`straightened` resamples the square along the bend a curl gives
    the lines, so they run straight on their snapped places.
 
 Failure: :func:`find_grid` raises :class:`~vision.errors.NoPuzzleFound` when no candidate shows a
@@ -960,17 +961,10 @@ def _disjoint(a: np.ndarray, b: np.ndarray) -> bool:
 # 5. Rectifying and snapping
 # ---------------------------------------------------------------------------------------------
 
-def rectify(image: np.ndarray, corners: np.ndarray, side: int, margin: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """``(rectified RGB, homography original→rectified square)`` with the corners on the edges of the
-    square [0, side-1]²; with a ``margin`` the image is (side + 2·margin)² and the square sits
-    ``margin`` pixels in from its edges (the homography is the square's all the same). Warps from a
-    shrunk copy near the target scale so thin lines are averaged, not skipped."""
-    return warped(warp_source(image, corners, side), side, margin), square_homography(corners, side, 0.0)
-
-
 def warp_source(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.ndarray, np.ndarray]:
     """``(RGB copy, corners in it)``: ``image`` shrunk near the scale of a side×side square of
-    ``corners`` (not shrunk when it is near already), for :func:`warped`."""
+    ``corners`` (not shrunk when it is near already), for :func:`warped`: warped from a copy near
+    the target scale, thin lines are averaged, not skipped."""
     rgb = image if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
     rgb = np.ascontiguousarray(rgb[..., :3])
     edge = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max()
@@ -981,7 +975,9 @@ def warp_source(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.n
 
 
 def warped(source: tuple[np.ndarray, np.ndarray], side: int, margin: int = 0) -> np.ndarray:
-    """The :func:`warp_source` copy warped onto the square (see :func:`rectify`)."""
+    """The :func:`warp_source` copy warped so that the corners lie on the edges of the square
+    [0, side-1]²; with a ``margin`` the image is (side + 2·margin)² and the square sits ``margin``
+    pixels in from its edges, with the photo around it."""
     src, pts = source
     h_small = square_homography(pts, side, 0.0)
     if margin:
@@ -1014,11 +1010,11 @@ everywhere. A lone bowed border is something else followed (the edge of an app's
 left border, 11 px, hand-held k7474-0139, whose "2÷" then read "1−")."""
 
 
-def border_bows(dark: np.ndarray, margin: int, side: int, inside: tuple[bool, bool, bool, bool] = (True,) * 4) -> list[np.ndarray] | None:
+def border_bows(dark: np.ndarray, margin: int, side: int, inside: tuple[bool, bool, bool, bool]) -> list[np.ndarray] | None:
     """How far each border of the rectified square bows away from its straight side, pixel by pixel
     along it (top and bottom: rows below the straight side, per column; left and right: columns right
     of it, per row), or None when no border bows BOW_MIN_PX or more. ``dark`` is the darkness of the
-    square rectified with ``margin`` pixels of the photo around it (:func:`rectify`); ``inside`` says
+    square rectified with ``margin`` pixels of the photo around it (:func:`warped`); ``inside`` says
     for each border (top, bottom, left, right) whether the band it is followed in lies within the
     photo (a screenshot's border at the image's edge is not followed).
 
@@ -1257,13 +1253,14 @@ def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence
     corners = np.asarray(corners, np.float64)
     side = n * CELL_PX
     source = warp_source(image, corners, side)
-    rectified, homography = warped(source, side), square_homography(corners, side, 0.0)
+    homography = square_homography(corners, side, 0.0)
     margin = int(BOW_MARGIN * CELL_PX)
     wide = warped(source, side, margin)
     inside = bands_inside(image.shape, homography, side, BOW_INSIDE * CELL_PX)
     bows = border_bows(darkness(cv2.cvtColor(wide, cv2.COLOR_RGB2GRAY), CELL_PX // 3), margin, side, inside)
-    bow = None
-    if bows is not None:
+    if bows is None:  # warped on its own: the middle of ``wide`` differs from it in the last bits
+        rectified, bow = warped(source, side), None
+    else:
         rectified, bow = unbowed(wide, margin, side, bows)
     dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
     col, row = line_profiles(dark, 0, side)

@@ -45,8 +45,9 @@ class GridFind:
     at the photo's own resolution (:func:`vision.clues.with_fine_ink`); None when not at hand."""
     bend: tuple[np.ndarray, np.ndarray] | None = None
     """Where each pixel of ``rectified`` was sampled from in the unbent square the homography maps
-    the photo to (``map_x``, ``map_y``; :func:`vision.grid.straightened`), or None when the page was
-    not curled enough to be straightened."""
+    the photo to (``map_x``, ``map_y``: the cut along bowed borders, :func:`vision.grid.unbowed`, and
+    the straightening of bent lines, :func:`vision.grid.straightened`, composed), or None when the
+    page was not curled enough for either."""
 
     def cell_box(self, cell: Cell) -> tuple[float, float, float, float]:
         """``(x0, y0, x1, y1)`` of a cell in the rectified image, between its line centres."""
