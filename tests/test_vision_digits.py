@@ -154,3 +154,27 @@ def test_a_shadow_edge_joined_to_a_printed_digit_is_cut_away():
         ink = cell_digit_glyph(grid, (r, c))
         assert ink.shape[0] > ink.shape[1], (r, c)
         assert readings[(r, c)].alternatives[0][0] == truth["truth"]["entries"][r][c]
+
+
+def test_a_hard_shadows_edge_across_an_empty_cell_of_a_phone_photo_is_no_digit():
+    """A 12-megapixel hard web photo with nothing written (``kensnap corpus --count 150 --seed 1313
+    --megapixels 12``, item 89): a hard shadow's straight edge crosses two empty cells, and the
+    glyphs it left on the cell patches read as the digits 2 and 2 — a person checking a half-filled
+    grid would have been told of digits they never wrote. On the closing's paper the edge fades
+    (SHADOW_STEP)."""
+    import numpy as np
+
+    from ui.corpus import make_item, plan
+    from vision.clues import closed_patch, cell_patch, cell_ink, label_glyphs
+    from vision.digits import SHADOW_STEP, _glyph_cut, kept_on_closing
+    from vision.grid import grid_from_corners
+
+    image, truth = make_item(plan(150, 1313, 12)[89])
+    n = truth["truth"]["size"]
+    grid = grid_from_corners(image, np.array(truth["corners"]), n)
+    for cell in [(3, 4), (5, 2)]:
+        labels, stats, _ = cell_ink(grid, cell)
+        cut = _glyph_cut(cell_patch(grid, cell), (labels, stats), label_glyphs(grid, cell))
+        assert cut is not None, cell  # the edge is cut out as tall as a digit ...
+        assert kept_on_closing(closed_patch(grid, cell), *cut) < SHADOW_STEP, cell  # ... and fades
+    assert read_digits(grid) == {}

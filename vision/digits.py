@@ -7,7 +7,8 @@ Algorithm, per cell:
 2. *The digit* (:func:`digit_glyph`): the tallest component at least BIG of a cell (and 1.4 clue
    heights) high whose centre
    lies in the cell's middle is the digit; components overlapping it in x join it (broken pen
-   strokes). Clue labels and pencil candidates are smaller than BIG, so they are ignored.
+   strokes). Clue labels and pencil candidates are smaller than BIG, so they are ignored. A glyph
+   that fades when the paper is estimated by a closing is a shadow's edge and no digit (SHADOW_STEP).
 3. *Classify*: the glyph's ink, centred in a square window of its height and resized to 16×16,
    plus its aspect, stroke density and darkness, goes to a small perceptron (:class:`vision.mlp.Mlp`)
    fit on cells our renderer draws: typed and handwritten digits of every style and pen, with
@@ -32,7 +33,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .clues import CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, ink_components, label_glyphs, rectify
+from .clues import (CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, closed_patch, ink_components,
+                    label_glyphs, rectify)
 from .quantiles import quantile
 from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, jittered, load_or_fit, training_puzzle
@@ -75,21 +77,55 @@ at this share of its own darkest ink: a pen digit much fainter than the clue lab
 into pieces at the label's threshold (held-out k700-0284)."""
 
 
+SHADOW_STEP = 0.4
+"""A glyph that keeps less than this share of its darkness when the paper under it is estimated by
+a grey closing instead of a dilation (:func:`vision.clues.closed_patch`) is the edge of a shadow,
+not a digit: the dilation carries the lit paper into the shadow beside it, so the step reads as a
+stroke; the closing follows the step (pen strokes are narrower than its window and keep their
+darkness). Measured 2026-11-27 from the true corners: on the hand-held and hard photos of the five
+300-photo sets, 23 of 27 glyphs read as digits in cells where nothing is written fall under 0.4
+(0.06-0.15), and no digit read right does (the few written digits under it were already read as
+NONE or as another digit, cut together with a shadow); on the two 12-megapixel sets, 9 of 27 such
+glyphs (the others are no shadow: keypads and pencil marks) and no digit read right (the lowest,
+a "7" crossed by a shadow's edge, keeps 0.45). End to end (``kensnap eval``): photos with nothing
+written read without a phantom digit, hard 363 -> 373 of 376 and hand-held 370 -> 372 of 372 (five
+sets), hard 47 -> 51 of 51 (12-MP sets); half-filled hard photos with every entry right 85 -> 86 of
+119. Tried beside it and not kept: thresholding the digit area once more at 0.6 of its darkest
+ink when no big digit was cut (a shadow's band joined to a printed "3" made a blob as wide as the
+cell, 12-MP k1313-0071): 2 digits more right over the seven sets, 3 missed ones read wrong instead."""
+
+
 def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
     """The big digit's ink (float32 darkness, its bounding box) in a cell patch, or None when the
     cell holds no big digit."""
-    return _digit_glyph(dark, ink_components(dark), label_glyphs(None, None, dark))
+    cut = _glyph_cut(dark, ink_components(dark), label_glyphs(None, None, dark))
+    return _without_faint_attachments(cut[0]) if cut is not None else None
 
 
 def cell_digit_glyph(grid: GridFind, cell: Cell) -> np.ndarray | None:
     """:func:`digit_glyph` of the grid's cell, from the ink and label the clue reader worked out;
-    when that ink shows no big digit, from the digit area's own fainter ink (see FAINT)."""
+    when that ink shows no big digit, from the digit area's own fainter ink (see FAINT). None also
+    when the glyph is a shadow's edge (SHADOW_STEP)."""
     labels, stats, lines = cell_ink(grid, cell)
     dark, label = cell_patch(grid, cell), label_glyphs(grid, cell)
-    glyph = _digit_glyph(dark, (labels, stats), label)
-    if glyph is None:
-        glyph = _digit_glyph(dark, _faint_ink(dark, lines, label), label)
-    return glyph
+    cut = _glyph_cut(dark, (labels, stats), label)
+    if cut is None:
+        cut = _glyph_cut(dark, _faint_ink(dark, lines, label), label)
+    if cut is None or kept_on_closing(closed_patch(grid, cell), *cut) < SHADOW_STEP:
+        return None
+    return _without_faint_attachments(cut[0])
+
+
+def kept_on_closing(closed: np.ndarray, ink: np.ndarray, corner: tuple[int, int]) -> float:
+    """The share of a glyph's darkness (``ink``, zero off the glyph, cut at ``corner`` = (row,
+    column) of the cell patch) that the same pixels keep on the ``closed`` patch (0..1; 1 for an
+    empty glyph)."""
+    y, x = corner
+    on = ink > 0
+    total = float(ink[on].sum())
+    if total <= 0:
+        return 1.0
+    return float(closed[y:y + ink.shape[0], x:x + ink.shape[1]][on].sum()) / total
 
 
 def _faint_ink(dark: np.ndarray, lines: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
@@ -108,7 +144,10 @@ def _faint_ink(dark: np.ndarray, lines: np.ndarray, label) -> tuple[np.ndarray, 
     return labels, stats
 
 
-def _digit_glyph(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> np.ndarray | None:
+def _glyph_cut(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The big digit among the ink components (``ink``: labels, stats) of a cell's darkness patch:
+    its darkness (float32, zero off its components, cut to their box) and the box's top-left
+    (row, column) in the patch; None when no component is a big digit (see BIG)."""
     labels, stats = ink
     least = max(BIG * CELL, 1.4 * label.height if label is not None else 0.0)
     below = max(BELOW_BIG * CELL, BELOW_LABEL * label.height) if label is not None else least
@@ -139,7 +178,7 @@ def _digit_glyph(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) ->
         return None
     y0, y1 = y0 + int(rows[0]), y0 + int(rows[-1]) + 1
     mask = np.isin(labels[y0:y1, x0:x1], ids)
-    return _without_faint_attachments(np.where(mask, dark[y0:y1, x0:x1], 0).astype(np.float32))
+    return np.where(mask, dark[y0:y1, x0:x1], 0).astype(np.float32), (y0, x0)
 
 
 SHADOW_TRIM = 0.5
