@@ -67,6 +67,18 @@ def _columns_walls(size: int) -> set:
     return {e for e in interior_edges(size) if e[0][1] != e[1][1]}
 
 
+def test_a_dark_stroke_just_beyond_the_searched_span_is_not_the_line():
+    """A big pen digit's foot 8 px beside a thin line (the search reaches 7 px at 56 px a cell),
+    dark and long along the edge: the searched span's darkest column is its end, where the foot
+    rises beyond it. The line is where the span peaks inside (12-MP hand-held k1313-0039: the foot
+    of a "1" was measured as a wall, 0.954, and split a cage)."""
+    thin = _strip(1, 0.3)
+    foot = _strip(3, 0.8, centre=10)
+    foot[:4] = 0
+    assert ridge_strength(np.maximum(thin, foot), 18, CELL) == pytest.approx(ridge_strength(thin, 18, CELL))
+    assert ridge_strength(np.maximum(_strip(4, 0.9), foot), 18, CELL) == pytest.approx(ridge_strength(_strip(4, 0.9), 18, CELL))
+
+
 def test_split_finds_walls_and_thin_lines():
     probs = _probabilities(4, _columns_walls(4))
     assert {e for e, p in probs.items() if p >= 0.5} == _columns_walls(4)

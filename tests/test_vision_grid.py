@@ -409,3 +409,17 @@ def test_a_curled_newspaper_page_in_a_phone_photo_gives_its_cages():
     cages = [tuple(map(tuple, c["cells"])) for c in truth["truth"]["cages"]]
     walls = settle(found, find_walls(found), {min(cells) for cells in cages})
     assert partition(cages_from_walls(found.size, walls)) == partition(cages)
+
+
+def test_a_big_pen_digits_foot_beside_a_thin_line_is_no_wall():
+    # Hand-held newspaper photo k6161-0291 (``kensnap corpus --count 300 --seed 6161``, item 291):
+    # a written digit's foot lies just beyond the span searched for the thin line under it, and
+    # was measured as the line (a wall), splitting a cage whose lower part shows no clue.
+    from ui.corpus import make_item, plan
+    from vision.clues import clue_presence
+
+    image, truth = make_item(plan(300, 6161)[291])
+    found = find_grid(image)
+    cages = [tuple(map(tuple, c["cells"])) for c in truth["truth"]["cages"]]
+    walls = settle(found, find_walls(found), clue_presence(found))
+    assert partition(cages_from_walls(found.size, walls)) == partition(cages)

@@ -145,7 +145,7 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
     for slope in SLOPES:
         straight = _sheared(strip, slope)
         weighed = quantile(straight, PEAK_QUANTILE, axis=0)[a:b] * pull
-        peak = int(np.argmax(weighed))
+        peak = _inner_peak(weighed, a == 0, b == strip.shape[1])
         if weighed[peak] > best[0]:
             best = (float(weighed[peak]), straight, a + peak)
     _, straight, peak = best
@@ -174,6 +174,22 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
         one_sided = np.where(clean, sums, np.where(clean_l, left, right))
         return float(quantile(one_sided[clean_l | clean_r], LOW_QUANTILE))
     return float(quantile(sums, LOW_QUANTILE))
+
+
+def _inner_peak(weighed: np.ndarray, open_start: bool, open_end: bool) -> int:
+    """Index of the highest peak of ``weighed`` (a value at least as high as its neighbours); an end
+    of it counts only when it is open (the strip itself ends there, as at the grid's border). A
+    maximum at a closed end is something rising beyond the searched span, not a line there: the
+    foot of a big pen "1" a seventh of a cell above a thin line, leaning as one of SLOPES leans,
+    had been taken for the line and read as a wall (12-MP hand-held k1313-0039). The highest value
+    when no peak is left."""
+    high = np.ones(len(weighed), bool)
+    high[1:] &= weighed[1:] >= weighed[:-1]
+    high[:-1] &= weighed[:-1] >= weighed[1:]
+    high[0] &= open_start or len(weighed) == 1
+    high[-1] &= open_end or len(weighed) == 1
+    inner = np.flatnonzero(high)
+    return int(inner[np.argmax(weighed[inner])]) if len(inner) else int(np.argmax(weighed))
 
 
 def edge_strengths(grid: GridFind) -> dict[Edge, float]:
