@@ -664,10 +664,21 @@ edge little. Looking again at every label found the same partitions (and 0.7 one
 
 def _faded(label: Label, closed: np.ndarray) -> bool:
     """Whether ``label``'s first glyph keeps under FADED of its ink on the ``closed`` patch."""
-    x0, y0, x1, y1 = label.glyphs[0].box
-    ink = label.glyphs[0].ink
-    seen = ink > 0
-    return bool(seen.any()) and float(closed[y0:y1, x0:x1][seen].sum()) < FADED * float(ink[seen].sum())
+    x0, y0, _, _ = label.glyphs[0].box
+    return kept_on_closing(closed, label.glyphs[0].ink, (y0, x0)) < FADED
+
+
+def kept_on_closing(closed: np.ndarray, ink: np.ndarray, corner: tuple[int, int]) -> float:
+    """The share of a glyph's darkness (``ink``, zero off the glyph, cut at ``corner`` = (row,
+    column) of the cell patch) that the same pixels keep on the ``closed`` patch
+    (:func:`closed_patch`; 0..1, and 1 for an empty glyph): a printed or written stroke keeps
+    most of it, a shadow's edge little."""
+    y, x = corner
+    on = ink > 0
+    total = float(ink[on].sum())
+    if total <= 0:
+        return 1.0
+    return float(closed[y:y + ink.shape[0], x:x + ink.shape[1]][on].sum()) / total
 
 
 def clue_presence(grid: GridFind) -> dict[Cell, float]:

@@ -34,7 +34,7 @@ import cv2
 import numpy as np
 
 from .clues import (CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, closed_patch, ink_components,
-                    label_glyphs, rectify)
+                    kept_on_closing, label_glyphs, rectify)
 from .quantiles import quantile
 from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, jittered, load_or_fit, training_puzzle
@@ -120,18 +120,6 @@ def cell_digit_glyph(grid: GridFind, cell: Cell, shadow_steps: bool = False) -> 
     if cut is None or (not shadow_steps and kept_on_closing(closed_patch(grid, cell), *cut) < SHADOW_STEP):
         return None
     return _without_faint_attachments(cut[0])
-
-
-def kept_on_closing(closed: np.ndarray, ink: np.ndarray, corner: tuple[int, int]) -> float:
-    """The share of a glyph's darkness (``ink``, zero off the glyph, cut at ``corner`` = (row,
-    column) of the cell patch) that the same pixels keep on the ``closed`` patch (0..1; 1 for an
-    empty glyph)."""
-    y, x = corner
-    on = ink > 0
-    total = float(ink[on].sum())
-    if total <= 0:
-        return 1.0
-    return float(closed[y:y + ink.shape[0], x:x + ink.shape[1]][on].sum()) / total
 
 
 def _faint_ink(dark: np.ndarray, lines: np.ndarray, label) -> tuple[np.ndarray, np.ndarray]:
