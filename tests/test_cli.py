@@ -133,3 +133,51 @@ def test_read_and_solve_a_sample_photo_with_an_overlay(capsys, tmp_path):
     code, out, _ = run(capsys, "solve", "--json", "--overlay", str(overlay), sample)
     obj = json.loads(out)
     assert "confident" in obj and (obj["solution"] is None or overlay.is_file())
+
+
+def test_check_a_photo_of_a_half_filled_grid(capsys, tmp_path):
+    """`check PHOTO` reads the puzzle and the written digits and names exactly the wrong ones (the
+    sample's truth: the digits that differ from its solution), without printing any solution."""
+    sample = REPO / "samples" / "newspaper-6x6-halffilled.jpg"
+    truth = json.loads(sample.with_suffix(".json").read_text())
+    written, solution = truth["truth"]["entries"], truth["solution"]
+    wrong = [[r, c] for r, row in enumerate(written) for c, v in enumerate(row) if v is not None and v != solution[r][c]]
+    code, out, _ = run(capsys, "check", "--json", str(sample))
+    obj = json.loads(out)
+    assert wrong and obj["wrong"] == wrong and obj["filled"] == sum(v is not None for row in written for v in row)
+    assert obj["read_confident"] and obj["unsure"] == [] and code == 1 and "solution" not in obj
+    # Digits typed over what was read are checked instead: the solution's own digits are all right.
+    typed = tmp_path / "typed.json"
+    typed.write_text(json.dumps([[solution[r][c] if v is not None else None for c, v in enumerate(row)]
+                                 for r, row in enumerate(written)]))
+    code, out, _ = run(capsys, "check", str(sample), "--entries", str(typed))
+    assert code == 0 and "no written digit is wrong" in out and "those of --entries" in out
+
+
+def test_check_of_a_photo_says_how_far_to_trust_it():
+    from ui.text_view import photo_notes
+    entries = ((None, 5), (None, None))
+    text = photo_notes(False, 2, [(0, 1)], entries, False)
+    assert "r1c2 (read as 5)" in text and "2 clue(s) changed" in text and "may be right" in text
+    assert photo_notes(True, 0, [], entries, False) == ""
+
+
+def test_check_of_a_bad_image_is_bad_input(capsys, tmp_path):
+    blank = tmp_path / "blank.png"
+    from PIL import Image
+    Image.new("RGB", (400, 300), "white").save(blank)
+    code, out, err = run(capsys, "check", str(blank))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "no puzzle grid found" in err.lower()
+    code, out, err = run(capsys, "check", str(REPO / "samples" / "app-4x4-clean.jpg"))
+    assert code == 2 and out == "" and "no written digits were read" in err
+
+
+def test_hint_for_a_photo_points_at_a_wrong_digit_read_from_it(capsys):
+    sample = REPO / "samples" / "newspaper-6x6-halffilled.jpg"
+    truth = json.loads(sample.with_suffix(".json").read_text())
+    written, solution = truth["truth"]["entries"], truth["solution"]
+    wrong = [[r, c] for r, row in enumerate(written) for c, v in enumerate(row) if v is not None and v != solution[r][c]]
+    code, out, _ = run(capsys, "hint", "--json", "--level", "2", str(sample))
+    obj = json.loads(out)
+    assert code == 1 and obj["technique"] == "wrong_entry" and obj["wrong_entries"] and obj["read_confident"]
+    assert all(cell in wrong for cell in obj["wrong_entries"]) and obj["unsure"] == []

@@ -21,6 +21,7 @@ from solver.puzzle import Cell, Grid
 
 from .app_state import Draft, clue_text
 from .render import MARK_RIGHT, MARK_WRONG, PEN_BLUE, draw_board, draw_solution
+from .text_view import LOW_ENTRY
 
 DOUBT = (245, 150, 0)
 CHANGED = (125, 60, 225)
@@ -32,8 +33,6 @@ LOW_CLUE = 0.9
 """A clue read with a lower probability than this is shown as doubtful."""
 DOUBTFUL_WALL = (0.25, 0.75)
 """A wall probability inside this range is shown as doubtful."""
-LOW_ENTRY = 0.75
-"""A written digit read with a lower probability than this is shown as doubtful."""
 MAX_SIDE = 1600
 """Pictures of photos are shown and downloaded at most this many pixels wide or high."""
 

@@ -125,7 +125,9 @@ def cmd_solve(args) -> int:
 
 
 def cmd_check(args) -> int:
-    """Check the written digits of one puzzle."""
+    """Check the written digits of one puzzle (a photo's: see :func:`_check_image`)."""
+    if is_image(args.input):
+        return _check_image(args, args.input)
     items = list(load_inputs([args.input], args.rules))
     if len(items) != 1:
         return _bad(args, args.input, f"holds {len(items)} puzzles; check takes one")
@@ -182,6 +184,56 @@ def _solve_kakuro(args, item: Loaded) -> int:
     return OK if result.status == "unique" else NOT_UNIQUE
 
 
+def _check_image(args, source: str) -> int:
+    """Read a photo of a half-filled grid and check the digits written in it (or those of
+    ``--entries``, typed over what was read). Says how sure the reading is: the digits read with low
+    confidence (``unsure``, which a person should look at again) and, when the puzzle itself was not
+    read with confidence, that a digit called wrong may be right. Exit 0 only when the reading is
+    confident, no digit is unsure and none is wrong."""
+    from vision.kakuro import KakuroReading
+    got = _read_photo(args, source)
+    if isinstance(got, int):
+        return got
+    reading = got[1]
+    kakuro = isinstance(reading, KakuroReading)
+    typed = None
+    try:
+        if args.entries:
+            if kakuro:
+                from solver.kakuro.formats import kakuro_entries_in
+                typed = kakuro_entries_in(_read_source(args.entries), reading.puzzle)
+            else:
+                typed = entries_in(_read_source(args.entries), reading.puzzle.size)
+        if typed is None and reading.puzzle.entries is None:
+            return _bad(args, source, "no written digits were read in this photo: nothing to check "
+                                      "(give the digits with --entries, or 'kensnap solve' it)")
+        if kakuro:
+            from solver.kakuro.check import check_kakuro
+            result = check_kakuro(reading.puzzle, typed)
+        else:
+            result = check(reading.puzzle, typed)
+    except (PuzzleError, InputError) as err:
+        return _bad(args, source, str(err))
+    entries = typed if typed is not None else reading.puzzle.entries
+    unsure = _unsure(reading, typed is not None)
+    obj = {"input": source, "status": result.status, "filled": result.filled,
+           "wrong": [list(c) for c in result.wrong], "completable": result.completable,
+           "clashes": list(result.clashes), "unsure": [list(c) for c in unsure],
+           "read_confident": reading.confident, "changes": len(reading.changes),
+           "notes": list(reading.notes), "time_ms": reading.time_ms}
+    if kakuro:
+        obj["puzzle"] = "kakuro"
+    if result.conflict:
+        obj["conflict"] = {"runs" if kakuro else "cages": list(result.conflict.cages),
+                           "entries": [list(c) for c in result.conflict.entries],
+                           "names": list(result.conflict.names)}
+    text = text_view.check_report(source, result) + text_view.photo_notes(
+        reading.confident, len(reading.changes), unsure, entries, typed is not None)
+    _emit(args, obj, text)
+    fine = result.completable and not result.wrong and result.status == "unique"
+    return OK if fine and reading.confident and not unsure else NOT_UNIQUE
+
+
 def _check_kakuro(args, item: Loaded) -> int:
     """Check the written digits of one Kakuro (the same report as for a KenKen)."""
     from solver.kakuro.check import check_kakuro
@@ -215,24 +267,61 @@ def _one_kenken(args, source: str, kakuro: bool = False) -> Loaded | int:
 
 
 def cmd_hint(args) -> int:
-    """Give a hint for one puzzle and the digits written so far (levels 1-3)."""
+    """Give a hint for one puzzle and the digits written so far (levels 1-3); a photo's puzzle and
+    digits are read from it first."""
     from solver.logic import hint
     from solver.logic.pencil import pencil_in
-    item = _one_kenken(args, args.input, kakuro=True)
+    reading = None
+    if is_image(args.input):
+        item = _read_photo(args, args.input)
+        if not isinstance(item, int):
+            item, reading = item
+    else:
+        item = _one_kenken(args, args.input, kakuro=True)
     if isinstance(item, int):
         return item
     if isinstance(item.puzzle, KakuroPuzzle):
-        return _hint_kakuro(args, item)
+        return _hint_kakuro(args, item, reading)
     try:
         entries = entries_in(_read_source(args.entries), item.puzzle.size) if args.entries else None
         pencil = pencil_in(_read_source(args.pencil), item.puzzle.size) if args.pencil else None
         given = hint(item.puzzle, entries, pencil, args.level)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    text = f"{item.label}: hint {given.level} of 3: {given.explanation}"
+    return _emit_hint(args, item.label, given, {}, reading)
+
+
+def _read_photo(args, source: str):
+    """``(Loaded, reading)`` for the puzzle read from a photo (with the digits written in it as its
+    entries), or the bad-input exit code after reporting why not."""
+    from vision.errors import VisionError
+    from vision.read_any import read_any
+    try:
+        reading = read_any(source)
+    except VisionError as err:
+        return _bad(args, source, str(err))
+    return Loaded(source, reading.puzzle, None), reading
+
+
+def _unsure(reading, typed: bool) -> list:
+    """The cells whose written digit was read from the photo with low confidence (none when the
+    digits were typed with --entries instead)."""
+    return [] if typed else sorted(c for c, p in reading.entry_confidence.items() if p < text_view.LOW_ENTRY)
+
+
+def _emit_hint(args, label: str, given, extra: dict, reading=None) -> int:
+    """Print a hint (a KenKen's or a Kakuro's); for a photo (``reading``), whether the puzzle it
+    rests on was read with confidence."""
+    text = f"{label}: hint {given.level} of 3: {given.explanation}"
     if given.level == 3 and given.technique != "wrong_entry" and len(given.steps) > 1:
         text += "\nIt builds on:\n" + "\n".join(f"  {i + 1}. {s.text}" for i, s in enumerate(given.steps[:-1]))
-    _emit(args, {"input": item.label, **given.to_json()}, text)
+    obj = {"input": label, **extra, **given.to_json()}
+    if reading is not None:
+        unsure = _unsure(reading, bool(args.entries))
+        obj["read_confident"], obj["unsure"] = reading.confident, [list(c) for c in unsure]
+        text += text_view.photo_notes(reading.confident, len(reading.changes), unsure, reading.puzzle.entries,
+                                      bool(args.entries), "the hint may rest on a misread clue")
+    _emit(args, obj, text)
     return NOT_UNIQUE if given.wrong_entries or given.technique == "no_solution" else OK
 
 
@@ -305,7 +394,7 @@ def cmd_grade(args) -> int:
     return code
 
 
-def _hint_kakuro(args, item: Loaded) -> int:
+def _hint_kakuro(args, item: Loaded, reading=None) -> int:
     """A hint for one Kakuro (the same output as for a KenKen)."""
     from solver.kakuro.formats import kakuro_entries_in, kakuro_pencil_in
     from solver.kakuro.hints import hint_kakuro
@@ -315,11 +404,7 @@ def _hint_kakuro(args, item: Loaded) -> int:
         given = hint_kakuro(item.puzzle, entries, pencil, args.level)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    text = f"{item.label}: hint {given.level} of 3: {given.explanation}"
-    if given.level == 3 and given.technique != "wrong_entry" and len(given.steps) > 1:
-        text += "\nIt builds on:\n" + "\n".join(f"  {i + 1}. {s.text}" for i, s in enumerate(given.steps[:-1]))
-    _emit(args, {"input": item.label, "puzzle": "kakuro", **given.to_json()}, text)
-    return NOT_UNIQUE if given.wrong_entries or given.technique == "no_solution" else OK
+    return _emit_hint(args, item.label, given, {"puzzle": "kakuro"}, reading)
 
 
 def _explain_kakuro(args, item: Loaded) -> int:
@@ -747,18 +832,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="say which written digits are wrong, without spoiling the rest",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", metavar="INPUT")
+    p.add_argument("input", metavar="INPUT", help="a puzzle file, or a photo of a half-filled grid")
     p.add_argument("--entries", metavar="FILE",
                    help="written digits: a JSON grid (null = empty) or text rows with '.' for empty "
-                        "(default: the puzzle file's own entries)")
+                        "(default: the puzzle file's own entries, or the digits read from the photo)")
     p.add_argument("--json", action="store_true", help="one JSON object")
     _rules_option(p)
     p.set_defaults(run=cmd_check)
 
     p = sub.add_parser("hint", help="a hint for the next step in three levels, without spoiling the rest",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("input", metavar="INPUT")
-    p.add_argument("--entries", metavar="FILE", help="written digits, as for check (default: the puzzle file's own)")
+    p.add_argument("input", metavar="INPUT", help="a puzzle file, or a photo of the grid as far as it is filled")
+    p.add_argument("--entries", metavar="FILE",
+                   help="written digits, as for check (default: the puzzle file's own, or those read from the photo)")
     p.add_argument("--pencil", metavar="FILE",
                    help="pencil marks: a JSON grid of digit lists, or text rows of tokens like 135 ('.' for none)")
     p.add_argument("--level", type=int, choices=(1, 2, 3), default=1,

@@ -64,6 +64,32 @@ def check_report(label: str, result: CheckResult) -> str:
     return "\n".join(lines)
 
 
+LOW_ENTRY = 0.75
+"""A written digit read from a photo with a lower probability than this is shown as doubtful."""
+
+
+def photo_notes(confident: bool, changes: int, unsure: list, entries: Grid | None, typed: bool,
+                consequence: str = "a digit called wrong may be right") -> str:
+    """What `kensnap check PHOTO` adds to :func:`check_report` (and `hint PHOTO` to its hint): the
+    digits read with low confidence (with what they were read as: the person wrote them), and how
+    far the answer can be trusted."""
+    lines = []
+    if unsure and entries is not None:
+        lines.append("read with low confidence, look at them again: " + ", ".join(
+            f"{cell_name(c)} (read as {digit_text(entries[c[0]][c[1]])})" for c in unsure))
+    if typed:
+        lines.append("the digits checked are those of --entries, not those read from the photo")
+    return "".join("\n" + line for line in lines) + trust_note(confident, changes, consequence)
+
+
+def trust_note(confident: bool, changes: int, consequence: str) -> str:
+    """A note line for an answer that rests on a photo's reading that is not confident ("" when it is)."""
+    if confident:
+        return ""
+    what = f"{changes} clue(s) changed by the solver" if changes else "some clues or walls read with low confidence"
+    return f"\nnote: the puzzle was not read with confidence ({what}): {consequence}; 'kensnap read' shows what was read"
+
+
 def eval_summary(totals: dict) -> str:
     """The totals of `kensnap eval` as a few readable lines."""
     pct = lambda v: "n/a" if v is None else f"{100 * v:.1f}%"
