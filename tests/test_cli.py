@@ -181,3 +181,18 @@ def test_hint_for_a_photo_points_at_a_wrong_digit_read_from_it(capsys):
     obj = json.loads(out)
     assert code == 1 and obj["technique"] == "wrong_entry" and obj["wrong_entries"] and obj["read_confident"]
     assert all(cell in wrong for cell in obj["wrong_entries"]) and obj["unsure"] == []
+
+
+def test_explain_and_grade_take_a_photo_and_say_how_far_to_trust_it(capsys):
+    sample = str(REPO / "samples" / "web-3x3-clean.jpg")
+    code, out, _ = run(capsys, "grade", "--json", sample)
+    obj = json.loads(out)
+    assert code == 0 and obj["status"] == "unique" and obj["read_confident"] is True and 1 <= obj["level"] <= 5
+    code, out, _ = run(capsys, "explain", sample)
+    assert code == 0 and "solved by logic alone" in out and "not read with confidence" not in out
+    from ui.cli import Loaded, _trusted
+
+    class Unsure:
+        confident, changes = False, ("one change",)
+    obj, text = _trusted(Loaded("p.jpg", None, None, Unsure()), {"level": 2}, "p.jpg: 2 medium")
+    assert obj == {"level": 2, "read_confident": False} and "1 clue(s) changed by the solver" in text

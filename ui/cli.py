@@ -42,6 +42,8 @@ class Loaded:
     label: str
     puzzle: Puzzle | KakuroPuzzle | None
     error: str | None
+    reading: object = None
+    """What was read, when the puzzle comes from a photo (a vision Reading or KakuroReading)."""
 
 
 RULES = {"auto": None, "classic": False, "calcudoku": True}
@@ -51,6 +53,9 @@ def load_inputs(inputs: list[str], rules: str = "auto") -> Iterator[Loaded]:
     """Every puzzle of every input, in order; an unreadable input yields one Loaded with an error.
     ``rules`` other than 'auto' overrides each puzzle's rule setting."""
     for source in inputs:
+        if is_image(source):
+            yield _photo_item(source)
+            continue
         try:
             text = _read_source(source)
         except InputError as err:
@@ -291,16 +296,35 @@ def cmd_hint(args) -> int:
     return _emit_hint(args, item.label, given, {}, reading)
 
 
-def _read_photo(args, source: str):
-    """``(Loaded, reading)`` for the puzzle read from a photo (with the digits written in it as its
-    entries), or the bad-input exit code after reporting why not."""
+def _photo_item(source: str) -> Loaded:
+    """The puzzle read from a photo, with the digits written in it as its entries and the reading
+    itself; or the error that stopped the reading."""
     from vision.errors import VisionError
     from vision.read_any import read_any
     try:
         reading = read_any(source)
     except VisionError as err:
-        return _bad(args, source, str(err))
-    return Loaded(source, reading.puzzle, None), reading
+        return Loaded(source, None, str(err))
+    return Loaded(source, reading.puzzle, None, reading)
+
+
+def _read_photo(args, source: str):
+    """``(Loaded, reading)`` for a photo (see :func:`_photo_item`), or the bad-input exit code after
+    reporting why not."""
+    item = _photo_item(source)
+    if item.error:
+        return _bad(args, source, item.error)
+    return item, item.reading
+
+
+def _trusted(item: Loaded, obj: dict, text: str) -> tuple[dict, str]:
+    """A result's JSON object and text, with how far to trust the reading added for a photo."""
+    if item.reading is None:
+        return obj, text
+    reading = item.reading
+    obj = {**obj, "read_confident": reading.confident}
+    return obj, text + text_view.trust_note(reading.confident, len(reading.changes),
+                                            "the answer rests on what was read")
 
 
 def _unsure(reading, typed: bool) -> list:
@@ -359,7 +383,7 @@ def cmd_explain(args) -> int:
         obj = {"input": item.label, "solved_by_logic": found.solved_by_logic, "solution": _grid_json(found.solution),
                "status": found.status, "steps": len(found.steps), "level": grade.level, "name": grade.name,
                "hardest": grade.hardest, "time_ms": found.time_ms}
-        _emit(args, obj, "\n".join(lines))
+        _emit(args, *_trusted(item, obj, "\n".join(lines)))
         code = max(code, OK if found.status == "unique" else NOT_UNIQUE)
     return code
 
@@ -389,7 +413,7 @@ def cmd_grade(args) -> int:
                else f"it has {'no' if found.status == 'none' else 'more than one'} solution")
         obj = {"input": item.label, "level": found.level, "name": found.name, "hardest": found.hardest,
                "solved_by_logic": found.solved_by_logic, "steps": found.steps, "status": found.status, "time_ms": ms}
-        _emit(args, obj, f"{item.label}: {found.level} {found.name} ({how}; {found.steps} steps)")
+        _emit(args, *_trusted(item, obj, f"{item.label}: {found.level} {found.name} ({how}; {found.steps} steps)"))
         code = max(code, OK if found.status == "unique" else NOT_UNIQUE)
     return code
 
@@ -434,7 +458,7 @@ def _explain_kakuro(args, item: Loaded) -> int:
     obj = {"input": item.label, "puzzle": "kakuro", "solved_by_logic": found.solved_by_logic,
            "solution": _grid_json(found.solution), "status": found.status, "steps": len(found.steps),
            "level": grade.level, "name": grade.name, "hardest": grade.hardest, "time_ms": found.time_ms}
-    _emit(args, obj, "\n".join(lines))
+    _emit(args, *_trusted(item, obj, "\n".join(lines)))
     return OK if found.status == "unique" else NOT_UNIQUE
 
 
@@ -453,7 +477,7 @@ def _grade_kakuro(args, item: Loaded) -> int:
     obj = {"input": item.label, "puzzle": "kakuro", "level": grade.level, "name": grade.name, "hardest": grade.hardest,
            "solved_by_logic": grade.solved_by_logic, "steps": grade.steps, "status": grade.status,
            "time_ms": found.time_ms}
-    _emit(args, obj, f"{item.label}: {grade.level} {grade.name} ({how}; {grade.steps} steps)")
+    _emit(args, *_trusted(item, obj, f"{item.label}: {grade.level} {grade.name} ({how}; {grade.steps} steps)"))
     return OK if grade.status == "unique" else NOT_UNIQUE
 
 
