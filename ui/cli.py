@@ -196,10 +196,10 @@ def _check_image(args, source: str) -> int:
     read with confidence, that a digit called wrong may be right. Exit 0 only when the reading is
     confident, no digit is unsure and none is wrong."""
     from vision.kakuro import KakuroReading
-    got = _read_photo(args, source)
-    if isinstance(got, int):
-        return got
-    reading = got[1]
+    item = _read_photo(args, source)
+    if isinstance(item, int):
+        return item
+    reading = item.reading
     kakuro = isinstance(reading, KakuroReading)
     typed = None
     try:
@@ -276,24 +276,21 @@ def cmd_hint(args) -> int:
     digits are read from it first."""
     from solver.logic import hint
     from solver.logic.pencil import pencil_in
-    reading = None
     if is_image(args.input):
         item = _read_photo(args, args.input)
-        if not isinstance(item, int):
-            item, reading = item
     else:
         item = _one_kenken(args, args.input, kakuro=True)
     if isinstance(item, int):
         return item
     if isinstance(item.puzzle, KakuroPuzzle):
-        return _hint_kakuro(args, item, reading)
+        return _hint_kakuro(args, item)
     try:
         entries = entries_in(_read_source(args.entries), item.puzzle.size) if args.entries else None
         pencil = pencil_in(_read_source(args.pencil), item.puzzle.size) if args.pencil else None
         given = hint(item.puzzle, entries, pencil, args.level)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    return _emit_hint(args, item.label, given, {}, reading)
+    return _emit_hint(args, item, given, {})
 
 
 def _photo_item(source: str) -> Loaded:
@@ -308,13 +305,11 @@ def _photo_item(source: str) -> Loaded:
     return Loaded(source, reading.puzzle, None, reading)
 
 
-def _read_photo(args, source: str):
-    """``(Loaded, reading)`` for a photo (see :func:`_photo_item`), or the bad-input exit code after
+def _read_photo(args, source: str) -> Loaded | int:
+    """The puzzle read from a photo (see :func:`_photo_item`), or the bad-input exit code after
     reporting why not."""
     item = _photo_item(source)
-    if item.error:
-        return _bad(args, source, item.error)
-    return item, item.reading
+    return _bad(args, source, item.error) if item.error else item
 
 
 def _trusted(item: Loaded, obj: dict, text: str) -> tuple[dict, str]:
@@ -333,9 +328,10 @@ def _unsure(reading, typed: bool) -> list:
     return [] if typed else sorted(c for c, p in reading.entry_confidence.items() if p < text_view.LOW_ENTRY)
 
 
-def _emit_hint(args, label: str, given, extra: dict, reading=None) -> int:
-    """Print a hint (a KenKen's or a Kakuro's); for a photo (``reading``), whether the puzzle it
-    rests on was read with confidence."""
+def _emit_hint(args, item: Loaded, given, extra: dict) -> int:
+    """Print a hint (a KenKen's or a Kakuro's); for a photo, the digits read with low confidence and
+    whether the puzzle the hint rests on was read with confidence."""
+    label, reading = item.label, item.reading
     text = f"{label}: hint {given.level} of 3: {given.explanation}"
     if given.level == 3 and given.technique != "wrong_entry" and len(given.steps) > 1:
         text += "\nIt builds on:\n" + "\n".join(f"  {i + 1}. {s.text}" for i, s in enumerate(given.steps[:-1]))
@@ -418,7 +414,7 @@ def cmd_grade(args) -> int:
     return code
 
 
-def _hint_kakuro(args, item: Loaded, reading=None) -> int:
+def _hint_kakuro(args, item: Loaded) -> int:
     """A hint for one Kakuro (the same output as for a KenKen)."""
     from solver.kakuro.formats import kakuro_entries_in, kakuro_pencil_in
     from solver.kakuro.hints import hint_kakuro
@@ -428,7 +424,7 @@ def _hint_kakuro(args, item: Loaded, reading=None) -> int:
         given = hint_kakuro(item.puzzle, entries, pencil, args.level)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    return _emit_hint(args, item.label, given, {"puzzle": "kakuro"}, reading)
+    return _emit_hint(args, item, given, {"puzzle": "kakuro"})
 
 
 def _explain_kakuro(args, item: Loaded) -> int:

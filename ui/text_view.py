@@ -78,7 +78,7 @@ def photo_notes(confident: bool, changes: int, unsure: list, entries: Grid | Non
         lines.append("read with low confidence, look at them again: " + ", ".join(
             f"{cell_name(c)} (read as {digit_text(entries[c[0]][c[1]])})" for c in unsure))
     if typed:
-        lines.append("the digits checked are those of --entries, not those read from the photo")
+        lines.append("the digits used are those of --entries, not those read from the photo")
     return "".join("\n" + line for line in lines) + trust_note(confident, changes, consequence)
 
 
