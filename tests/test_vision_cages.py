@@ -101,6 +101,21 @@ def test_settle_adds_a_missed_wall_when_a_second_clue_says_so():
     assert sorted(cages) == [((0, 0), (1, 0)), ((0, 1), (1, 1), (2, 1)), ((0, 2), (1, 2), (2, 2)), ((2, 0),)]
 
 
+@pytest.mark.parametrize("others, split", [(0.72, True), (0.95, False)])
+def test_a_label_scoring_like_the_photos_other_labels_is_one(others, split):
+    """A photo whose labels all score about 0.7 (faint, small): a cell scoring as they do holds a
+    label, and a doubtful thin wall above it is a wall; where the labels score 0.95, such a blob is
+    no label (k3131-0220: labels at 0.66-0.80, a wall read at 0.165 under one at 0.705)."""
+    size, walls = 4, _columns_walls(4)
+    probs = {e: (0.95 if e in walls else 0.02) for e in interior_edges(size)}
+    probs[((1, 0), (2, 0))] = 0.165
+    presence = {(r, c): 0.03 for r in range(size) for c in range(size)}
+    presence.update({(0, 0): others - 0.04, (0, 1): others, (0, 2): others + 0.03, (0, 3): others + 0.06,
+                     (2, 0): 0.705})
+    cages = sorted(cages_from_walls(size, settle(_Grid(size), CageWalls(probs), presence)))
+    assert (cages[0] == ((0, 0), (1, 0))) == split
+
+
 def test_settle_keeps_sure_walls_when_a_clue_was_missed():
     size, walls = 4, _columns_walls(4)
     probs = {e: (0.99 if e in walls else 0.02) for e in interior_edges(size)}
@@ -148,6 +163,14 @@ def test_a_shadows_corner_in_an_empty_cell_is_no_clue_label(seed, index):
     the shadow), and settling the walls by "one clue per cage" put a wall through the cage there
     (k9090-0223: r1c1–r1c2, read at 0.05). A label must now also be found over a paper estimate
     that keeps the shadow's edge (``clues.clue_presence``)."""
+    assert _held_out_partition_read(index, seed)
+
+
+@pytest.mark.parametrize("seed, index", [(3131, 220), (5252, 250)])
+def test_faint_labels_keep_their_cages_apart(seed, index):
+    """Hand-held k3131-0220 and hard k5252-0250: every label of the photo scores low, and one
+    beside a thin wall read as doubtful counted for nothing, so two cages were read as one
+    (:func:`vision.cages.photo_even`)."""
     assert _held_out_partition_read(index, seed)
 
 

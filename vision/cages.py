@@ -85,6 +85,12 @@ SET_PRESENT_LOGIT = 3.0
 PRESENT_SLOPE, PRESENT_EVEN, PRESENCE_CAP = 30.0, 0.7, 5.0
 """Presence probability ``p ≥ 0.5`` → log-odds ``SLOPE × (p − EVEN)`` clipped to ±CAP (dev900:
 0.5..0.7 mostly false, 0.7..0.8 80 % true, above 0.9 99.6 %)."""
+PHOTO_EVEN_BELOW = 0.1
+"""A photo whose labels are found at lower presences than most photos' moves its even point down to
+this much under their median (see :func:`photo_even`). Replayed on the walls and presences of the
+seven sets' found grids (1,705 photos): cage partitions hand-held 565 → 566 of 566 (k3131-0220),
+hard 543 → 544 of 557 (k5252-0250), none lost; the same at 0.12, at 0.2 two hard ones lost. It
+moves the even point on 39 hand-held and 18 hard photos, on no clean one."""
 MAX_PLAIN_CAGE, OVERSIZE_COST = 6, 2.0
 """Cages past MAX_PLAIN_CAGE cells cost OVERSIZE_COST per extra cell (printed cages rarely do)."""
 
@@ -346,13 +352,28 @@ def _logit(p: float, cap: float) -> float:
     return float(np.clip(np.log(p / (1 - p)), -cap, cap))
 
 
-def presence_logit(p: float) -> float:
+def presence_logit(p: float, even: float = PRESENT_EVEN) -> float:
     """Calibrated log-odds that a cell whose clue-presence probability (``clues.clue_presence``) is
     ``p`` really is a cage's first cell. Measured on dev900: below 0.5 (no label found) 2.8 % are
-    first cells; at 0.5..0.7 (a faint or small blob) few are; at 0.9.. nearly all."""
+    first cells; at 0.5..0.7 (a faint or small blob) few are; at 0.9.. nearly all. ``even``: the
+    presence taken as even odds (:func:`photo_even`)."""
     if p < 0.5:
         return ABSENT_LOGIT
-    return float(np.clip(PRESENT_SLOPE * (p - PRESENT_EVEN), -PRESENCE_CAP, PRESENCE_CAP))
+    return float(np.clip(PRESENT_SLOPE * (p - even), -PRESENCE_CAP, PRESENCE_CAP))
+
+
+def photo_even(presence: Mapping[Cell, float]) -> float:
+    """The presence at which a cell of this photo is as likely a cage's first cell as not:
+    PRESENT_EVEN, or PHOTO_EVEN_BELOW under the median presence of the cells where a label was
+    found (``p ≥ 0.5``) when that is lower. The labels of one photo share their font, size and
+    blur, so their presences cluster: a cell scoring like the photo's other labels holds one, even
+    under the even point measured over many photos (hand-held k3131-0220: its 14 labels at
+    0.66–0.80, every other cell 0.03; the label of r3c1 at 0.705 was worth nothing against a thin
+    wall read at 0.165, and two cages were read as one)."""
+    found = [p for p in presence.values() if p >= 0.5]
+    if not found:
+        return PRESENT_EVEN
+    return min(PRESENT_EVEN, float(np.median(found)) - PHOTO_EVEN_BELOW)
 
 
 class _Partition:
@@ -519,7 +540,8 @@ def settle(grid: GridFind, walls: CageWalls, clue_cells: set[Cell] | Mapping[Cel
         return walls
     n = grid.size
     if isinstance(clue_cells, Mapping):
-        clue_logit = {(r, c): presence_logit(clue_cells.get((r, c), 0.0)) for r in range(n) for c in range(n)}
+        even = photo_even(clue_cells)
+        clue_logit = {(r, c): presence_logit(clue_cells.get((r, c), 0.0), even) for r in range(n) for c in range(n)}
     else:
         clue_logit = {(r, c): (SET_PRESENT_LOGIT if (r, c) in clue_cells else ABSENT_LOGIT) for r in range(n) for c in range(n)}
     wall_logit = {e: _logit(p, WALL_CAP) for e, p in probs.items()}
