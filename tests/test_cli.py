@@ -155,11 +155,12 @@ def test_check_a_photo_of_a_half_filled_grid(capsys, tmp_path):
 
 
 def test_check_of_a_photo_says_how_far_to_trust_it():
-    from ui.text_view import photo_notes
+    from ui.text_view import doubt, photo_notes
     entries = ((None, 5), (None, None))
-    text = photo_notes(False, 2, [(0, 1)], entries, False)
+    text = photo_notes(doubt(False, "unique", 2), [(0, 1)], entries, False)
     assert "r1c2 (read as 5)" in text and "2 clue(s) changed" in text and "may be right" in text
-    assert photo_notes(True, 0, [], entries, False) == ""
+    assert photo_notes(doubt(True, "unique", 0), [], entries, False) == ""
+    assert "as read it has no solution" in photo_notes(doubt(False, "none", 0), [], entries, False)
 
 
 def test_check_of_a_bad_image_is_bad_input(capsys, tmp_path):
@@ -193,6 +194,6 @@ def test_explain_and_grade_take_a_photo_and_say_how_far_to_trust_it(capsys):
     from ui.cli import Loaded, _trusted
 
     class Unsure:
-        confident, changes = False, ("one change",)
+        confident, changes, status = False, ("one change",), "unique"
     obj, text = _trusted(Loaded("p.jpg", None, None, Unsure()), {"level": 2}, "p.jpg: 2 medium")
     assert obj == {"level": 2, "read_confident": False} and "1 clue(s) changed by the solver" in text

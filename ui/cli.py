@@ -232,8 +232,8 @@ def _check_image(args, source: str) -> int:
         obj["conflict"] = {"runs" if kakuro else "cages": list(result.conflict.cages),
                            "entries": [list(c) for c in result.conflict.entries],
                            "names": list(result.conflict.names)}
-    text = text_view.check_report(source, result) + text_view.photo_notes(
-        reading.confident, len(reading.changes), unsure, entries, typed is not None)
+    text = text_view.check_report(source, result, as_read=True) + text_view.photo_notes(
+        _doubt(reading), unsure, entries, typed is not None)
     _emit(args, obj, text)
     fine = result.completable and not result.wrong and result.status == "unique"
     return OK if fine and reading.confident and not unsure else NOT_UNIQUE
@@ -318,8 +318,12 @@ def _trusted(item: Loaded, obj: dict, text: str) -> tuple[dict, str]:
         return obj, text
     reading = item.reading
     obj = {**obj, "read_confident": reading.confident}
-    return obj, text + text_view.trust_note(reading.confident, len(reading.changes),
-                                            "the answer rests on what was read")
+    return obj, text + text_view.trust_note(_doubt(reading), "the answer rests on what was read")
+
+
+def _doubt(reading) -> str | None:
+    """Why a photo's reading is not confident, in words (None when it is)."""
+    return text_view.doubt(reading.confident, reading.status, len(reading.changes))
 
 
 def _unsure(reading, typed: bool) -> list:
@@ -339,8 +343,8 @@ def _emit_hint(args, item: Loaded, given, extra: dict) -> int:
     if reading is not None:
         unsure = _unsure(reading, bool(args.entries))
         obj["read_confident"], obj["unsure"] = reading.confident, [list(c) for c in unsure]
-        text += text_view.photo_notes(reading.confident, len(reading.changes), unsure, reading.puzzle.entries,
-                                      bool(args.entries), "the hint may rest on a misread clue")
+        text += text_view.photo_notes(_doubt(reading), unsure, reading.puzzle.entries, bool(args.entries),
+                                      "the hint may rest on a misread clue")
     _emit(args, obj, text)
     return NOT_UNIQUE if given.wrong_entries or given.technique == "no_solution" else OK
 

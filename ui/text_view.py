@@ -43,11 +43,15 @@ def solve_report(label: str, puzzle: Puzzle, result: Result) -> str:
     return f"{head}no solution: these cannot hold together: {names}{notes}"
 
 
-def check_report(label: str, result: CheckResult) -> str:
-    """What `kensnap check` prints: wrong cells only, never the digits of empty cells."""
+def check_report(label: str, result: CheckResult, as_read: bool = False) -> str:
+    """What `kensnap check` prints: wrong cells only, never the digits of empty cells (``as_read``:
+    the puzzle was read from a photo, so a puzzle without a solution was more likely misread)."""
     lines = [f"{label}: {result.filled} digit(s) written"]
     if result.status == "none":
         names = "; ".join(result.conflict.names) if result.conflict else "?"
+        if as_read:
+            return "\n".join(lines + [f"the puzzle as read has no solution, so its digits cannot be checked "
+                                      f"(a clue or wall was probably misread): {names}"])
         return "\n".join(lines + [f"the puzzle itself has no solution: {names}"])
     if result.status == "multiple":
         lines.append("note: the puzzle has several solutions; an entry counts as wrong only if no solution has it")
@@ -68,26 +72,37 @@ LOW_ENTRY = 0.75
 """A written digit read from a photo with a lower probability than this is shown as doubtful."""
 
 
-def photo_notes(confident: bool, changes: int, unsure: list, entries: Grid | None, typed: bool,
+def photo_notes(why: str | None, unsure: list, entries: Grid | None, typed: bool,
                 consequence: str = "a digit called wrong may be right") -> str:
     """What `kensnap check PHOTO` adds to :func:`check_report` (and `hint PHOTO` to its hint): the
     digits read with low confidence (with what they were read as: the person wrote them), and how
-    far the answer can be trusted."""
+    far the answer can be trusted (``why``: :func:`doubt`)."""
     lines = []
     if unsure and entries is not None:
         lines.append("read with low confidence, look at them again: " + ", ".join(
             f"{cell_name(c)} (read as {digit_text(entries[c[0]][c[1]])})" for c in unsure))
     if typed:
         lines.append("the digits used are those of --entries, not those read from the photo")
-    return "".join("\n" + line for line in lines) + trust_note(confident, changes, consequence)
+    return "".join("\n" + line for line in lines) + trust_note(why, consequence)
 
 
-def trust_note(confident: bool, changes: int, consequence: str) -> str:
-    """A note line for an answer that rests on a photo's reading that is not confident ("" when it is)."""
+def doubt(confident: bool, status: str, changes: int) -> str | None:
+    """Why a photo's reading is not confident, in words (None when it is)."""
     if confident:
+        return None
+    if status != "unique":
+        return f"as read it has {'no solution' if status == 'none' else 'several solutions'}"
+    if changes:
+        return f"{changes} clue(s) changed by the solver"
+    return "some clues or walls read with low confidence"
+
+
+def trust_note(why: str | None, consequence: str) -> str:
+    """A note line for an answer that rests on a photo's reading that is not confident (``why``,
+    see :func:`doubt`; "" when it is confident)."""
+    if why is None:
         return ""
-    what = f"{changes} clue(s) changed by the solver" if changes else "some clues or walls read with low confidence"
-    return f"\nnote: the puzzle was not read with confidence ({what}): {consequence}; 'kensnap read' shows what was read"
+    return f"\nnote: the puzzle was not read with confidence ({why}): {consequence}; 'kensnap read' shows what was read"
 
 
 def eval_summary(totals: dict) -> str:
