@@ -41,3 +41,24 @@ def test_tiny_labels_without_operators_are_never_read_as_certain(tmp_path):
     assert not reading.puzzle.operators_shown and not reading.confident
     assert any(note.startswith(RETAKE_NOTE) for note in reading.notes)
     assert NO_OPS_SURE_PX <= RETAKE_PX
+
+
+def test_doubtful_entries_are_the_unsure_ones_and_the_likely_misreads():
+    """A digit read under SURE_ENTRY is doubtful; so is one at odds with the solution when the reader
+    gave the solution's digit at least MISREAD_SHARE; a wrong digit read surely is not."""
+    import dataclasses
+    from pathlib import Path
+
+    from vision.read import MISREAD_SHARE, SURE_ENTRY
+    reading = read(Path(__file__).parent.parent / "samples" / "newspaper-6x6-halffilled.jpg")
+    assert reading.status == "unique" and reading.entry_alternatives
+    solution = reading.solution
+    right, misread, wrong = (0, 0), (0, 1), (0, 2)
+    other = lambda cell: solution[cell[0]][cell[1]] % 6 + 1
+    alternatives = {right: ((solution[0][0], 0.6), (other(right), 0.3)),
+                    misread: ((other(misread), 0.97), (solution[0][1], 2 * MISREAD_SHARE)),
+                    wrong: ((other(wrong), 0.999), (solution[0][2], MISREAD_SHARE / 10))}
+    crafted = dataclasses.replace(reading, entry_alternatives=alternatives,
+                                  entry_confidence={cell: alts[0][1] for cell, alts in alternatives.items()})
+    assert crafted.doubtful_entries() == (right, misread) and 0.6 < SURE_ENTRY
+    assert dataclasses.replace(crafted, status="none").doubtful_entries() == (right,)

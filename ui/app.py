@@ -22,6 +22,7 @@ from solver.check import check
 from ui import app_hints, app_inputs, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 from ui.render import MARK_WRONG
+from vision.read import SURE_ENTRY
 
 MODES = ("Solve", "Check my grid", "Hint")
 SHOWN_DOUBTS = 8  # doubtful readings listed under the review picture; more go into an expander
@@ -495,7 +496,8 @@ def review_notes(found: app_view.Doubts, draft: Draft) -> None:
     for (a, b), p in sorted(found.walls.items()):
         lines.append(f"- the line between {cell_name(a)} and {cell_name(b)}: a cage wall with {p:.0%}?")
     for cell, p in sorted(found.entries.items()):
-        lines.append(f"- the digit written in {cell_name(cell)} read with only {p:.0%}")
+        lines.append(f"- the digit written in {cell_name(cell)} read with only {p:.0%}" if p < SURE_ENTRY
+                     else f"- the digit written in {cell_name(cell)} may be misread")
     for anchor, said in sorted(found.changed.items()):
         lines.append(f"- the solver changed {said}")
     if lines:

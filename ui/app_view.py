@@ -21,7 +21,6 @@ from solver.puzzle import Cell, Grid
 
 from .app_state import Draft, clue_text
 from .render import MARK_RIGHT, MARK_WRONG, PEN_BLUE, draw_board, draw_solution
-from .text_view import LOW_ENTRY
 
 DOUBT = (245, 150, 0)
 CHANGED = (125, 60, 225)
@@ -95,8 +94,8 @@ def doubts(draft: Draft, reading, confirmed: frozenset = frozenset()) -> Doubts:
         if DOUBTFUL_WALL[0] < p < DOUBTFUL_WALL[1] and same_now == same_read:
             walls[(a, b)] = p
     read_entries = reading.puzzle.entries
-    entries = {cell: p for cell, p in reading.entry_confidence.items()
-               if p < LOW_ENTRY and read_entries is not None and draft.entries is not None
+    entries = {cell: reading.entry_confidence.get(cell, 0.0) for cell in reading.doubtful_entries()
+               if read_entries is not None and draft.entries is not None
                and draft.entries[cell[0]][cell[1]] == read_entries[cell[0]][cell[1]]}
     changed = {}
     for change in reading.changes:

@@ -327,9 +327,9 @@ def _doubt(reading) -> str | None:
 
 
 def _unsure(reading, typed: bool) -> list:
-    """The cells whose written digit was read from the photo with low confidence (none when the
-    digits were typed with --entries instead)."""
-    return [] if typed else sorted(c for c, p in reading.entry_confidence.items() if p < text_view.LOW_ENTRY)
+    """The cells whose written digit a person should look at again (``doubtful_entries`` of the
+    reading; none when the digits were typed with --entries instead)."""
+    return [] if typed else list(reading.doubtful_entries())
 
 
 def _emit_hint(args, item: Loaded, given, extra: dict) -> int:

@@ -68,10 +68,6 @@ def check_report(label: str, result: CheckResult, as_read: bool = False) -> str:
     return "\n".join(lines)
 
 
-LOW_ENTRY = 0.75
-"""A written digit read from a photo with a lower probability than this is shown as doubtful."""
-
-
 def photo_notes(why: str | None, unsure: list, entries: Grid | None, typed: bool,
                 consequence: str = "a digit called wrong may be right") -> str:
     """What `kensnap check PHOTO` adds to :func:`check_report` (and `hint PHOTO` to its hint): the
@@ -79,7 +75,7 @@ def photo_notes(why: str | None, unsure: list, entries: Grid | None, typed: bool
     far the answer can be trusted (``why``: :func:`doubt`)."""
     lines = []
     if unsure and entries is not None:
-        lines.append("read with low confidence, look at them again: " + ", ".join(
+        lines.append("may be misread, look at them again: " + ", ".join(
             f"{cell_name(c)} (read as {digit_text(entries[c[0]][c[1]])})" for c in unsure))
     if typed:
         lines.append("the digits used are those of --entries, not those read from the photo")
