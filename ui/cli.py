@@ -148,14 +148,8 @@ def cmd_check(args) -> int:
         result = check(item.puzzle, entries)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    obj = {"input": item.label, "status": result.status, "filled": result.filled,
-           "wrong": [list(c) for c in result.wrong], "completable": result.completable,
-           "clashes": list(result.clashes), "time_ms": result.time_ms}
-    if result.conflict:
-        obj["conflict"] = {"cages": list(result.conflict.cages), "entries": [list(c) for c in result.conflict.entries],
-                           "names": list(result.conflict.names)}
-    _emit(args, obj, text_view.check_report(item.label, result))
-    return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE
+    _emit(args, _check_json(item.label, result), text_view.check_report(item.label, result))
+    return OK if _all_right(result) else NOT_UNIQUE
 
 
 def _solve_kakuro(args, item: Loaded) -> int:
@@ -221,22 +215,13 @@ def _check_image(args, source: str) -> int:
         return _bad(args, source, str(err))
     entries = typed if typed is not None else reading.puzzle.entries
     unsure = _unsure(reading, typed is not None)
-    obj = {"input": source, "status": result.status, "filled": result.filled,
-           "wrong": [list(c) for c in result.wrong], "completable": result.completable,
-           "clashes": list(result.clashes), "unsure": [list(c) for c in unsure],
-           "read_confident": reading.confident, "changes": len(reading.changes),
-           "notes": list(reading.notes), "time_ms": reading.time_ms}
-    if kakuro:
-        obj["puzzle"] = "kakuro"
-    if result.conflict:
-        obj["conflict"] = {"runs" if kakuro else "cages": list(result.conflict.cages),
-                           "entries": [list(c) for c in result.conflict.entries],
-                           "names": list(result.conflict.names)}
+    obj = {**_check_json(source, result, kakuro), "unsure": [list(c) for c in unsure],
+           "read_confident": reading.confident, "changes": len(reading.changes), "notes": list(reading.notes),
+           "time_ms": round(reading.time_ms + result.time_ms, 1)}
     text = text_view.check_report(source, result, as_read=True) + text_view.photo_notes(
         _doubt(reading), unsure, entries, typed is not None)
     _emit(args, obj, text)
-    fine = result.completable and not result.wrong and result.status == "unique"
-    return OK if fine and reading.confident and not unsure else NOT_UNIQUE
+    return OK if _all_right(result) and reading.confident and not unsure else NOT_UNIQUE
 
 
 def _check_kakuro(args, item: Loaded) -> int:
@@ -248,14 +233,25 @@ def _check_kakuro(args, item: Loaded) -> int:
         result = check_kakuro(item.puzzle, entries)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    obj = {"input": item.label, "puzzle": "kakuro", "status": result.status, "filled": result.filled,
-           "wrong": [list(c) for c in result.wrong], "completable": result.completable,
+    _emit(args, _check_json(item.label, result, kakuro=True), text_view.check_report(item.label, result))
+    return OK if _all_right(result) else NOT_UNIQUE
+
+
+def _check_json(label: str, result, kakuro: bool = False) -> dict:
+    """The JSON object of a check (a KenKen's or, with ``kakuro``, a Kakuro's, whose conflict names runs)."""
+    obj = {"input": label, **({"puzzle": "kakuro"} if kakuro else {}), "status": result.status,
+           "filled": result.filled, "wrong": [list(c) for c in result.wrong], "completable": result.completable,
            "clashes": list(result.clashes), "time_ms": result.time_ms}
     if result.conflict:
-        obj["conflict"] = {"runs": list(result.conflict.cages), "entries": [list(c) for c in result.conflict.entries],
+        obj["conflict"] = {"runs" if kakuro else "cages": list(result.conflict.cages),
+                           "entries": [list(c) for c in result.conflict.entries],
                            "names": list(result.conflict.names)}
-    _emit(args, obj, text_view.check_report(item.label, result))
-    return OK if result.completable and not result.wrong and result.status == "unique" else NOT_UNIQUE
+    return obj
+
+
+def _all_right(result) -> bool:
+    """Whether a check found every written digit right, with the grid completable and the puzzle unique."""
+    return result.completable and not result.wrong and result.status == "unique"
 
 
 def _one_kenken(args, source: str, kakuro: bool = False) -> Loaded | int:
