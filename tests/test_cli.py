@@ -127,7 +127,7 @@ def test_read_and_solve_a_sample_photo_with_an_overlay(capsys, tmp_path):
     sample = str(REPO / "samples" / "app-4x4-clean.jpg")
     code, out, _ = run(capsys, "read", "--json", sample)
     obj = json.loads(out)
-    assert {"size", "cages", "operators_shown", "confidence", "changes", "time_ms", "confident"} <= set(obj)
+    assert {"size", "cages", "operators_shown", "confidence", "changes", "time_ms", "confident", "unsure_entries"} <= set(obj)
     assert code in (0, 1) and (code == 0) == obj["confident"]
     overlay = tmp_path / "solved.png"
     code, out, _ = run(capsys, "solve", "--json", "--overlay", str(overlay), sample)

@@ -551,6 +551,7 @@ def reading_json(label: str, reading) -> dict:
     obj["changes"] = [{"cell": list(c.cell), "read": f"{c.read[1]}{c.read[0]}", "used": f"{c.used[1]}{c.used[0]}",
                        "reason": c.reason} for c in reading.changes]
     obj["unread_cages"] = [[list(c) for c in cells] for cells in getattr(reading, "unread_cages", ())]
+    obj["unsure_entries"] = [list(c) for c in reading.doubtful_entries()]
     obj["status"] = reading.status
     obj["confident"] = reading.confident
     obj["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in reading.corners]
@@ -622,6 +623,7 @@ def kakuro_reading_json(label: str, reading) -> dict:
                            "grid": round(reading.grid.confidence, 3)},
             "changes": [{"cell": list(c.slot[0]), "direction": c.slot[1], "read": c.read, "used": c.used,
                          "reason": c.reason} for c in reading.changes],
+            "unsure_entries": [list(c) for c in reading.doubtful_entries()],
             "status": reading.status, "confident": reading.confident,
             "corners": [[round(float(x), 1), round(float(y), 1)] for x, y in reading.corners],
             "notes": list(reading.notes), "time_ms": reading.time_ms}
