@@ -88,6 +88,16 @@ def test_check_reports_wrong_cells_only(capsys, tmp_path):
     assert "wrong: r3c3" in out and "cannot be completed" in out
 
 
+def test_check_of_a_full_right_grid_says_it_is_solved(capsys, tmp_path):
+    entries = tmp_path / "entries.txt"
+    entries.write_text("1 3 2 4\n3 4 1 2\n4 2 3 1\n2 1 4 3\n")  # the sample's solution
+    code, out, _ = run(capsys, "check", SAMPLE, "--entries", str(entries))
+    assert code == 0 and "16 of 16 digit(s) written" in out and "complete: solved" in out
+    entries.write_text("1 3 2 4\n3 4 1 2\n. . . .\n. . . .\n")
+    code, out, _ = run(capsys, "check", SAMPLE, "--entries", str(entries))
+    assert code == 0 and "8 of 16" in out and "can still be completed" in out
+
+
 def test_check_without_entries_is_bad_input(capsys):
     code, _, err = run(capsys, "check", SAMPLE)
     assert code == 2 and "no entries" in err

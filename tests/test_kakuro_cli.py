@@ -53,7 +53,7 @@ def test_check_names_the_wrong_cell_only(capsys, tmp_path):
                        + "X X X . . X X\n")
     code, out, _ = run(capsys, "check", SAMPLE, "--entries", str(entries))
     assert code == 1
-    assert "2 digit(s) written" in out and "wrong: r4c5" in out
+    assert "2 of 20 digit(s) written" in out and "wrong: r4c5" in out
     assert "8" not in out.split("wrong:")[1].split("\n")[0]  # no digit of an empty cell is told
 
 

@@ -148,7 +148,8 @@ def cmd_check(args) -> int:
         result = check(item.puzzle, entries)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    _emit(args, _check_json(item.label, result), text_view.check_report(item.label, result))
+    _emit(args, _check_json(item.label, result),
+          text_view.check_report(item.label, result, item.puzzle.size ** 2))
     return OK if _all_right(result) else NOT_UNIQUE
 
 
@@ -218,7 +219,8 @@ def _check_image(args, source: str) -> int:
     obj = {**_check_json(source, result, kakuro), "unsure": [list(c) for c in unsure],
            "read_confident": reading.confident, "changes": len(reading.changes), "notes": list(reading.notes),
            "time_ms": round(reading.time_ms + result.time_ms, 1)}
-    text = text_view.check_report(source, result, as_read=True) + text_view.photo_notes(
+    cells = len(reading.puzzle.whites) if kakuro else reading.puzzle.size ** 2
+    text = text_view.check_report(source, result, cells, as_read=True) + text_view.photo_notes(
         _doubt(reading), unsure, entries, typed is not None)
     _emit(args, obj, text)
     return OK if _all_right(result) and reading.confident and not unsure else NOT_UNIQUE
@@ -233,7 +235,8 @@ def _check_kakuro(args, item: Loaded) -> int:
         result = check_kakuro(item.puzzle, entries)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    _emit(args, _check_json(item.label, result, kakuro=True), text_view.check_report(item.label, result))
+    _emit(args, _check_json(item.label, result, kakuro=True),
+          text_view.check_report(item.label, result, len(item.puzzle.whites)))
     return OK if _all_right(result) else NOT_UNIQUE
 
 

@@ -43,10 +43,11 @@ def solve_report(label: str, puzzle: Puzzle, result: Result) -> str:
     return f"{head}no solution: these cannot hold together: {names}{notes}"
 
 
-def check_report(label: str, result: CheckResult, as_read: bool = False) -> str:
-    """What `kensnap check` prints: wrong cells only, never the digits of empty cells (``as_read``:
-    the puzzle was read from a photo, so a puzzle without a solution was more likely misread)."""
-    lines = [f"{label}: {result.filled} digit(s) written"]
+def check_report(label: str, result: CheckResult, cells: int | None = None, as_read: bool = False) -> str:
+    """What `kensnap check` prints: wrong cells only, never the digits of empty cells (``cells``: how
+    many cells take a digit; ``as_read``: the puzzle was read from a photo, so a puzzle without a
+    solution was more likely misread)."""
+    lines = [f"{label}: {result.filled}{f' of {cells}' if cells else ''} digit(s) written"]
     if result.status == "none":
         names = "; ".join(result.conflict.names) if result.conflict else "?"
         if as_read:
@@ -60,7 +61,9 @@ def check_report(label: str, result: CheckResult, as_read: bool = False) -> str:
     else:
         lines.append("no written digit is wrong")
     lines += [f"clash: {c}" for c in result.clashes]
-    if result.completable:
+    if result.completable and cells and result.filled == cells and result.status == "unique":
+        lines.append("the grid is complete: solved")
+    elif result.completable:
         lines.append("the grid can still be completed")
     else:
         names = "; ".join(result.conflict.names) if result.conflict else ""
