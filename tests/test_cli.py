@@ -6,6 +6,7 @@ import sys
 import pytest
 
 from conftest import REPO, SHARED
+from solver import Puzzle
 from ui.cli import main
 
 SAMPLE = str(REPO / "samples" / "seed000-4x4.txt")
@@ -205,5 +206,6 @@ def test_explain_and_grade_take_a_photo_and_say_how_far_to_trust_it(capsys):
 
     class Unsure:
         confident, changes, status = False, ("one change",), "unique"
+        puzzle = Puzzle(4, (), True, None)
     obj, text = _trusted(Loaded("p.jpg", None, None, Unsure()), {"level": 2}, "p.jpg: 2 medium")
     assert obj == {"level": 2, "read_confident": False} and "1 clue(s) changed by the solver" in text

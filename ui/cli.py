@@ -130,27 +130,43 @@ def cmd_solve(args) -> int:
 
 
 def cmd_check(args) -> int:
-    """Check the written digits of one puzzle (a photo's: see :func:`_check_image`)."""
-    if is_image(args.input):
-        return _check_image(args, args.input)
-    items = list(load_inputs([args.input], args.rules))
-    if len(items) != 1:
-        return _bad(args, args.input, f"holds {len(items)} puzzles; check takes one")
-    item = items[0]
-    if item.error:
-        return _bad(args, item.label, item.error)
-    if isinstance(item.puzzle, KakuroPuzzle):
-        return _check_kakuro(args, item)
+    """Check the written digits of one puzzle (a KenKen or a Kakuro, from a file or a photo): the
+    puzzle's own entries, or those of ``--entries``. For a photo, the puzzle and the digits written
+    in it are read first, and the answer says how far to trust them (:func:`_trusted`); exit 0 then
+    only when the reading is confident and no digit is unsure."""
+    from solver.kakuro.check import check_kakuro
+    item = _one_kenken(args, args.input, kakuro=True)
+    if isinstance(item, int):
+        return item
+    kakuro = isinstance(item.puzzle, KakuroPuzzle)
     try:
-        entries = None
-        if args.entries:
-            entries = entries_in(_read_source(args.entries), item.puzzle.size)
-        result = check(item.puzzle, entries)
+        typed = _typed_entries(args, item.puzzle)
+        if item.reading is not None and typed is None and item.puzzle.entries is None:
+            return _bad(args, item.label, "no written digits were read in this photo: nothing to check "
+                                          "(give the digits with --entries, or 'kensnap solve' it)")
+        result = check_kakuro(item.puzzle, typed) if kakuro else check(item.puzzle, typed)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
-    _emit(args, _check_json(item.label, result),
-          text_view.check_report(item.label, result, item.puzzle.size ** 2))
-    return OK if _all_right(result) else NOT_UNIQUE
+    cells = len(item.puzzle.whites) if kakuro else item.puzzle.size ** 2
+    obj, text = _trusted(item, _check_json(item.label, result, kakuro),
+                         text_view.check_report(item.label, result, cells, as_read=item.reading is not None),
+                         "a digit called wrong may be right", list_unsure=True, typed=typed is not None)
+    if item.reading is not None:
+        obj.update(changes=len(item.reading.changes), notes=list(item.reading.notes),
+                   time_ms=round(item.reading.time_ms + result.time_ms, 1))
+    _emit(args, obj, text)
+    trusted = item.reading is None or (item.reading.confident and not obj["unsure"])
+    return OK if _all_right(result) and trusted else NOT_UNIQUE
+
+
+def _typed_entries(args, puzzle: Puzzle | KakuroPuzzle) -> Grid | None:
+    """The written digits of ``--entries`` for the puzzle (None without it)."""
+    if not args.entries:
+        return None
+    if isinstance(puzzle, KakuroPuzzle):
+        from solver.kakuro.formats import kakuro_entries_in
+        return kakuro_entries_in(_read_source(args.entries), puzzle)
+    return entries_in(_read_source(args.entries), puzzle.size)
 
 
 def _solve_kakuro(args, item: Loaded) -> int:
@@ -182,62 +198,6 @@ def _solve_kakuro(args, item: Loaded) -> int:
         obj["warnings"] = list(result.warnings)
     _emit(args, obj, text)
     return OK if result.status == "unique" else NOT_UNIQUE
-
-
-def _check_image(args, source: str) -> int:
-    """Read a photo of a half-filled grid and check the digits written in it (or those of
-    ``--entries``, typed over what was read). Says how sure the reading is: the digits read with low
-    confidence (``unsure``, which a person should look at again) and, when the puzzle itself was not
-    read with confidence, that a digit called wrong may be right. Exit 0 only when the reading is
-    confident, no digit is unsure and none is wrong."""
-    from vision.kakuro import KakuroReading
-    item = _read_photo(args, source)
-    if isinstance(item, int):
-        return item
-    reading = item.reading
-    kakuro = isinstance(reading, KakuroReading)
-    typed = None
-    try:
-        if args.entries:
-            if kakuro:
-                from solver.kakuro.formats import kakuro_entries_in
-                typed = kakuro_entries_in(_read_source(args.entries), reading.puzzle)
-            else:
-                typed = entries_in(_read_source(args.entries), reading.puzzle.size)
-        if typed is None and reading.puzzle.entries is None:
-            return _bad(args, source, "no written digits were read in this photo: nothing to check "
-                                      "(give the digits with --entries, or 'kensnap solve' it)")
-        if kakuro:
-            from solver.kakuro.check import check_kakuro
-            result = check_kakuro(reading.puzzle, typed)
-        else:
-            result = check(reading.puzzle, typed)
-    except (PuzzleError, InputError) as err:
-        return _bad(args, source, str(err))
-    entries = typed if typed is not None else reading.puzzle.entries
-    unsure = _unsure(reading, typed is not None)
-    obj = {**_check_json(source, result, kakuro), "unsure": [list(c) for c in unsure],
-           "read_confident": reading.confident, "changes": len(reading.changes), "notes": list(reading.notes),
-           "time_ms": round(reading.time_ms + result.time_ms, 1)}
-    cells = len(reading.puzzle.whites) if kakuro else reading.puzzle.size ** 2
-    text = text_view.check_report(source, result, cells, as_read=True) + text_view.photo_notes(
-        _doubt(reading), unsure, entries, typed is not None)
-    _emit(args, obj, text)
-    return OK if _all_right(result) and reading.confident and not unsure else NOT_UNIQUE
-
-
-def _check_kakuro(args, item: Loaded) -> int:
-    """Check the written digits of one Kakuro (the same report as for a KenKen)."""
-    from solver.kakuro.check import check_kakuro
-    from solver.kakuro.formats import kakuro_entries_in
-    try:
-        entries = kakuro_entries_in(_read_source(args.entries), item.puzzle) if args.entries else None
-        result = check_kakuro(item.puzzle, entries)
-    except (PuzzleError, InputError) as err:
-        return _bad(args, item.label, str(err))
-    _emit(args, _check_json(item.label, result, kakuro=True),
-          text_view.check_report(item.label, result, len(item.puzzle.whites)))
-    return OK if _all_right(result) else NOT_UNIQUE
 
 
 def _check_json(label: str, result, kakuro: bool = False) -> dict:
@@ -275,18 +235,14 @@ def cmd_hint(args) -> int:
     digits are read from it first."""
     from solver.logic import hint
     from solver.logic.pencil import pencil_in
-    if is_image(args.input):
-        item = _read_photo(args, args.input)
-    else:
-        item = _one_kenken(args, args.input, kakuro=True)
+    item = _one_kenken(args, args.input, kakuro=True)
     if isinstance(item, int):
         return item
     if isinstance(item.puzzle, KakuroPuzzle):
         return _hint_kakuro(args, item)
     try:
-        entries = entries_in(_read_source(args.entries), item.puzzle.size) if args.entries else None
         pencil = pencil_in(_read_source(args.pencil), item.puzzle.size) if args.pencil else None
-        given = hint(item.puzzle, entries, pencil, args.level)
+        given = hint(item.puzzle, _typed_entries(args, item.puzzle), pencil, args.level)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
     return _emit_hint(args, item, given, {})
@@ -304,20 +260,18 @@ def _photo_item(source: str) -> Loaded:
     return Loaded(source, reading.puzzle, None, reading)
 
 
-def _read_photo(args, source: str) -> Loaded | int:
-    """The puzzle read from a photo (see :func:`_photo_item`), or the bad-input exit code after
-    reporting why not."""
-    item = _photo_item(source)
-    return _bad(args, source, item.error) if item.error else item
-
-
-def _trusted(item: Loaded, obj: dict, text: str) -> tuple[dict, str]:
-    """A result's JSON object and text, with how far to trust the reading added for a photo."""
-    if item.reading is None:
-        return obj, text
+def _trusted(item: Loaded, obj: dict, text: str, consequence: str = "the answer rests on what was read",
+             list_unsure: bool = False, typed: bool = False) -> tuple[dict, str]:
+    """A result's JSON object and text, with how far to trust the reading added for a photo
+    (unchanged for a puzzle file): ``read_confident``, a note saying why not and what follows
+    (``consequence``), and with ``list_unsure`` the written digits to look at again (``unsure``; none
+    when they were ``typed`` with --entries)."""
     reading = item.reading
-    obj = {**obj, "read_confident": reading.confident}
-    return obj, text + text_view.trust_note(_doubt(reading), "the answer rests on what was read")
+    if reading is None:
+        return obj, text
+    unsure = [] if typed or not list_unsure else list(reading.doubtful_entries())
+    obj = {**obj, "read_confident": reading.confident, **({"unsure": [list(c) for c in unsure]} if list_unsure else {})}
+    return obj, text + text_view.photo_notes(_doubt(reading), unsure, reading.puzzle.entries, typed, consequence)
 
 
 def _doubt(reading) -> str | None:
@@ -325,26 +279,14 @@ def _doubt(reading) -> str | None:
     return text_view.doubt(reading.confident, reading.status, len(reading.changes))
 
 
-def _unsure(reading, typed: bool) -> list:
-    """The cells whose written digit a person should look at again (``doubtful_entries`` of the
-    reading; none when the digits were typed with --entries instead)."""
-    return [] if typed else list(reading.doubtful_entries())
-
-
 def _emit_hint(args, item: Loaded, given, extra: dict) -> int:
-    """Print a hint (a KenKen's or a Kakuro's); for a photo, the digits read with low confidence and
-    whether the puzzle the hint rests on was read with confidence."""
-    label, reading = item.label, item.reading
-    text = f"{label}: hint {given.level} of 3: {given.explanation}"
+    """Print a hint (a KenKen's or a Kakuro's); for a photo, the digits to look at again and whether
+    the puzzle the hint rests on was read with confidence."""
+    text = f"{item.label}: hint {given.level} of 3: {given.explanation}"
     if given.level == 3 and given.technique != "wrong_entry" and len(given.steps) > 1:
         text += "\nIt builds on:\n" + "\n".join(f"  {i + 1}. {s.text}" for i, s in enumerate(given.steps[:-1]))
-    obj = {"input": label, **extra, **given.to_json()}
-    if reading is not None:
-        unsure = _unsure(reading, bool(args.entries))
-        obj["read_confident"], obj["unsure"] = reading.confident, [list(c) for c in unsure]
-        text += text_view.photo_notes(_doubt(reading), unsure, reading.puzzle.entries, bool(args.entries),
-                                      "the hint may rest on a misread clue")
-    _emit(args, obj, text)
+    _emit(args, *_trusted(item, {"input": item.label, **extra, **given.to_json()}, text,
+                          "the hint may rest on a misread clue", list_unsure=True, typed=bool(args.entries)))
     return NOT_UNIQUE if given.wrong_entries or given.technique == "no_solution" else OK
 
 
@@ -419,12 +361,11 @@ def cmd_grade(args) -> int:
 
 def _hint_kakuro(args, item: Loaded) -> int:
     """A hint for one Kakuro (the same output as for a KenKen)."""
-    from solver.kakuro.formats import kakuro_entries_in, kakuro_pencil_in
+    from solver.kakuro.formats import kakuro_pencil_in
     from solver.kakuro.hints import hint_kakuro
     try:
-        entries = kakuro_entries_in(_read_source(args.entries), item.puzzle) if args.entries else None
         pencil = kakuro_pencil_in(_read_source(args.pencil), item.puzzle) if args.pencil else None
-        given = hint_kakuro(item.puzzle, entries, pencil, args.level)
+        given = hint_kakuro(item.puzzle, _typed_entries(args, item.puzzle), pencil, args.level)
     except (PuzzleError, InputError) as err:
         return _bad(args, item.label, str(err))
     return _emit_hint(args, item, given, {"puzzle": "kakuro"})
