@@ -58,7 +58,6 @@ def test_doubtful_entries_are_the_unsure_ones_and_the_likely_misreads():
     alternatives = {right: ((solution[0][0], 0.6), (other(right), 0.3)),
                     misread: ((other(misread), 0.97), (solution[0][1], 2 * MISREAD_SHARE)),
                     wrong: ((other(wrong), 0.999), (solution[0][2], MISREAD_SHARE / 10))}
-    crafted = dataclasses.replace(reading, entry_alternatives=alternatives,
-                                  entry_confidence={cell: alts[0][1] for cell, alts in alternatives.items()})
+    crafted = dataclasses.replace(reading, entry_alternatives=alternatives)
     assert crafted.doubtful_entries() == (right, misread) and 0.6 < SURE_ENTRY
     assert dataclasses.replace(crafted, status="none").doubtful_entries() == (right,)

@@ -47,7 +47,8 @@ class Reading:
     changes: tuple[Change, ...]
     clues: dict[Cell, ClueReading]
     wall_probability: dict[Edge, float]
-    entry_confidence: dict[Cell, float]
+    entry_alternatives: dict[Cell, tuple[tuple[int, float], ...]]
+    """Each written digit's alternatives ``(digit, probability)``, best first (its first is the entry)."""
     grid: GridFind
     seconds: dict[str, float]
     notes: tuple[str, ...] = ()
@@ -55,8 +56,11 @@ class Reading:
     unread_cages: tuple[tuple[Cell, ...], ...] = ()
     """Cages whose walls were found but whose clue could not be read: left out of ``puzzle`` (their
     cells are only bound by rows and columns there), listed here so nobody mistakes them for absent."""
-    entry_alternatives: dict[Cell, tuple[tuple[int, float], ...]] = field(default_factory=dict)
-    """Each written digit's alternatives ``(digit, probability)``, best first (its first is the entry)."""
+
+    @property
+    def entry_confidence(self) -> dict[Cell, float]:
+        """Each written digit's probability (its first alternative's)."""
+        return {cell: alternatives[0][1] for cell, alternatives in self.entry_alternatives.items()}
 
     def doubtful_entries(self) -> tuple[Cell, ...]:
         """The written digits a person should look at again, in reading order: those read with a
@@ -106,7 +110,7 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         anchors = [cells[0] for cells in cells_of_cages]
         readings = clue_stage.read_clues(grid, anchors, engine=ocr_engine,
                                          lone=[cells[0] for cells in cells_of_cages if len(cells) == 1])
-    entries, entry_conf, entry_alts = _digits(grid, clock)
+    entries, entry_alts = _digits(grid, clock)
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
         alternatives = [widened(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]
@@ -124,8 +128,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         confident = False  # printed without operators, labels too small: see NO_OPS_SURE_PX
     advice = () if confident else retake_advice(label_px)
     return Reading(settled.puzzle, settled.status, settled.solution, confident,
-                   settled.changes, readings, dict(walls.wall_probability), entry_conf, grid, seconds,
-                   tuple(grid.notes) + settled.notes + advice, extra, unread, entry_alts)
+                   settled.changes, readings, dict(walls.wall_probability), entry_alts, grid, seconds,
+                   tuple(grid.notes) + settled.notes + advice, extra, unread)
 
 
 SURE_ENTRY = 0.75
@@ -174,29 +178,27 @@ def retake_advice(label_px: float | None) -> tuple[str, ...]:
             f"surely: a closer or sharper photo (numbers at least {RETAKE_PX:.0f} px tall) reads them much better",)
 
 
-def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, float], dict[Cell, tuple[tuple[int, float], ...]]]:
-    """Written digits as entries (None when the digit reader is not available or reads none), each
-    one's probability and its alternatives; a digit outside 1..N is not a possible entry, so the best
+def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, tuple[tuple[int, float], ...]]]:
+    """Written digits as entries (None when the digit reader is not available or reads none) and
+    each one's alternatives, best first; a digit outside 1..N is not a possible entry, so the best
     possible alternative stands for it."""
     try:
         from .digits import read_digits
     except ImportError:
-        return None, {}, {}
+        return None, {}
     with clock("digits"):
         found = read_digits(grid)
     n = grid.size
     rows = [[None] * n for _ in range(n)]
-    confidence, alternatives = {}, {}
+    alternatives = {}
     for cell, reading in found.items():
         usable = tuple((d, p) for d, p in reading.alternatives if 1 <= d <= n)
         if usable:
-            digit, p = usable[0]
-            rows[cell[0]][cell[1]] = digit
-            confidence[cell] = p
+            rows[cell[0]][cell[1]] = usable[0][0]
             alternatives[cell] = usable
-    if not confidence:
-        return None, {}, {}
-    return tuple(tuple(row) for row in rows), confidence, alternatives
+    if not alternatives:
+        return None, {}
+    return tuple(tuple(row) for row in rows), alternatives
 
 
 @contextmanager
