@@ -43,7 +43,7 @@ from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
 from .kakuro_light import flatten
 from .kakuro_reconcile import ReadingSolver
 from .model import GridFind
-from .read import SURE_ENTRY, timed_stage
+from .read import timed_stage, unsure_entries
 
 SURE = 0.9
 """Least probability of every number (and of every cell's tone, see SURE_CELL) in a confident reading."""
@@ -150,7 +150,7 @@ class KakuroReading:
     def doubtful_entries(self) -> tuple[Cell, ...]:
         """The written digits a person should look at again: those read with a probability under
         SURE_ENTRY (as :meth:`vision.read.Reading.doubtful_entries`, which also weighs the solution)."""
-        return tuple(sorted(cell for cell, p in self.entry_confidence.items() if p < SURE_ENTRY))
+        return unsure_entries(self.entry_confidence)
 
     @property
     def confidence(self) -> float:

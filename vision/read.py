@@ -67,7 +67,7 @@ class Reading:
         probability under SURE_ENTRY, and those at odds with the puzzle's one solution while the
         reader gave the solution's digit at least MISREAD_SHARE (a misread there is about as likely
         as a wrong digit). Says nothing of which digit is right."""
-        doubtful = {cell for cell, p in self.entry_confidence.items() if p < SURE_ENTRY}
+        doubtful = set(unsure_entries(self.entry_confidence))
         if self.status == "unique" and self.solution is not None:
             for cell, alternatives in self.entry_alternatives.items():
                 right = self.solution[cell[0]][cell[1]]
@@ -137,6 +137,11 @@ SURE_ENTRY = 0.75
 the app shows it so, `check PHOTO` lists it as unsure). On the five sets' half-filled photos, it
 names 7 of 9 digits read wrong on hand-held photos and 20 of 33 on hard ones, and 13 of 1,943 and
 10 of 1,696 digits read right. With MISREAD_SHARE, 24 of the 33 hard ones."""
+
+def unsure_entries(confidence: dict[Cell, float]) -> tuple[Cell, ...]:
+    """The cells whose written digit was read with a probability under SURE_ENTRY, in reading order."""
+    return tuple(sorted(cell for cell, p in confidence.items() if p < SURE_ENTRY))
+
 
 MISREAD_SHARE = 0.01
 """A written digit at odds with the solution is doubtful when the reader gave the solution's digit at
