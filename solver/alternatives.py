@@ -16,10 +16,10 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
    generated hand-held photos: 95th-percentile time 1.07 s → 0.51 s, one more board right).
    The engine (:func:`solver.solve`) then proves it unique or finds a second solution; in that case
    the choice is blocked (a hard clause) and a fresh RC2 is asked again, for up to ``rounds`` choices or
-   ``budget_s`` seconds of processor time of the calling thread (a watchdog interrupts RC2 itself,
-   which can take long to prove that no cheap choice exists). Processor time, not wall time: on a
-   busy machine (a test run beside other work) the same reading gets the same search and the same
-   answer; wall time gave one realdev screenshot a different answer under load.
+   ``budget_s`` seconds of :class:`Effort` (the SAT solvers' propagations and the clauses built,
+   weighed as this machine spends them: work, not time, so the same reading gets the same search
+   and the same answer on any machine and under any load; RC2 itself is stopped by a propagation
+   budget, as it can take long to prove that no cheap choice exists).
    With ``patience_s`` below ``budget_s``, no new round starts after ``patience_s``, but the first
    round may run on to ``budget_s``: a caller with a fallback (a wider search) gets the time back
    when the search is going through choices that each have several solutions, and a search that
@@ -36,8 +36,6 @@ Example::
 """
 from __future__ import annotations
 
-import threading
-import time
 from dataclasses import dataclass
 
 from pysat.card import CardEnc, EncType
@@ -45,15 +43,44 @@ from pysat.examples.rc2 import RC2, RC2Stratified
 from pysat.formula import WCNF
 
 from .encoding import encode_cage, latin_groups
-from .engine import Undecided, solve
+from .engine import Engine, Undecided
 from .puzzle import Cage, Cell, Grid, Puzzle, PuzzleError
 
 COST_SCALE = 100
 """RC2 weighs soft clauses in integers: a cost c weighs 1 + round(COST_SCALE · c)."""
 PROOF_CONFLICTS = 20_000
 """Most conflicts the SAT solver may spend on one question while a choice is solved and proved
-unique (about a second); a choice it cannot settle within them is passed over, as the search's time
-budget cannot interrupt that solver."""
+unique (about a second); a choice it cannot settle within them is passed over. The proof's work
+counts against the search's budget, but the budget does not cut a proof short."""
+
+PROPAGATIONS_PER_S = 14_000_000
+"""SAT propagations that make one second of :class:`Effort`; with CLAUSES_PER_S, fitted to the
+processor time the search took on this machine over the 989 hand-held and hard readings of the five
+generated sets (replayed from their captured clue alternatives; 13.8 million propagations and 0.74
+million clauses a second, correlation 0.97)."""
+CLAUSES_PER_S = 800_000
+"""Clauses built, or loaded into a fresh solver, that make one second of :class:`Effort`."""
+
+
+class Effort:
+    """What a search has spent, counted from the work itself (SAT propagations, RC2's and the
+    engine's proofs', and clauses built or loaded) and given in seconds as the machine it was
+    calibrated on spends them (PROPAGATIONS_PER_S). A budget of processor time made readings near it
+    flip: the same photo gave another answer under load or on a second run (8 of 989 hand-held and
+    hard readings replayed two at once; none on effort). A slower machine takes longer for the
+    same answer. Searches that share one budget share one Effort."""
+
+    def __init__(self) -> None:
+        self.propagations = 0
+        self.clauses = 0
+
+    def seconds(self) -> float:
+        """The effort spent so far."""
+        return self.propagations / PROPAGATIONS_PER_S + self.clauses / CLAUSES_PER_S
+
+    def propagations_left(self, budget_s: float) -> int:
+        """Propagations still allowed before ``budget_s`` is spent (at least 1)."""
+        return max(1, int((budget_s - self.seconds()) * PROPAGATIONS_PER_S))
 
 
 @dataclass(frozen=True)
@@ -68,13 +95,16 @@ class Found:
 
 def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: list[list[tuple[str, int, float]]],
                     *, operators_shown: bool = True, calcudoku: bool | None = None, max_changes: int = 3,
-                    rounds: int = 30, budget_s: float = 2.0, patience_s: float | None = None) -> Found:
+                    rounds: int = 30, budget_s: float = 2.0, patience_s: float | None = None,
+                    effort: Effort | None = None) -> Found:
     """The cheapest choice of one ``(op, target, cost)`` per cage of ``layout`` (cells per cage)
     whose puzzle has exactly one solution. Alternatives the engine cannot encode (impossible clues)
     are never chosen. Raises PuzzleError when the layout itself is not a puzzle. ``patience_s``: see
-    the module docstring (``budget_s`` when not given)."""
-    clock = _ThreadClock()
+    the module docstring (``budget_s`` when not given). ``budget_s`` and ``patience_s`` count from
+    what ``effort`` (a fresh :class:`Effort` when not given) had spent on entry; it is added to."""
+    effort = Effort() if effort is None else effort
     patience_s = budget_s if patience_s is None else min(patience_s, budget_s)
+    budget_s, patience_s = budget_s + effort.seconds(), patience_s + effort.seconds()
     lmd = bool(calcudoku) if calcudoku is not None else any(
         len(cells) > 2 and alts and alts[0][0] in "-/" for cells, alts in zip(layout, alternatives))
     wcnf, selectors, top = WCNF(), [], size ** 3
@@ -85,7 +115,7 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     for cells, alts in zip(layout, alternatives):
         cage_selectors = []
         for k, (op, target, cost) in enumerate(alts):
-            if clock.seconds() >= budget_s:  # encoding counts too: a misread 16×16's took 8 s, then gave up
+            if effort.seconds() >= budget_s:  # encoding counts too: a misread 16×16's took 8 s, then gave up
                 return Found("gave up", None, None, 0)
             try:
                 enc = encode_cage(Cage(cells, op, target), size, lmd, top)
@@ -94,6 +124,7 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
                 continue
             top = enc.top
             _hard(wcnf, enc.clauses, top)
+            effort.clauses += len(enc.clauses)
             cage_selectors.append(enc.activation)
             if k:
                 changed.append(enc.activation)
@@ -112,15 +143,17 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     status = "none"
     while tried < rounds:
         limit = patience_s if tried else budget_s
-        if clock.seconds() >= limit:
+        if effort.seconds() >= limit:
             break
         # A fresh solver every round, the choices already tried blocked in the formula: RC2Stratified
         # loses choices when a clause is added between calls (pysat issue #203; realdev Blog28 had
         # its right reading, one change away, reported as 'no choice left').
-        with (RC2Stratified if wcnf.soft else RC2)(wcnf) as rc2:  # the stratified form needs a soft clause
-            with clock.watchdog(limit, rc2.interrupt):
-                model = rc2.compute(expect_interrupt=True)
-            if rc2.interrupted:
+        effort.clauses += len(wcnf.hard)
+        with (_BudgetedStratified if wcnf.soft else _Budgeted)(wcnf) as rc2:  # stratified needs a soft clause
+            rc2.effort, rc2.limit = effort, limit
+            try:
+                model = rc2.compute()
+            except _OutOfEffort:
                 break
         if model is None:
             return Found(status, None, None, tried)
@@ -129,7 +162,7 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
         tried += 1
         cages = tuple(Cage(cells, alts[k][0], alts[k][1]) for cells, alts, k in zip(layout, alternatives, picks))
         try:
-            result = solve(Puzzle(size, cages, operators_shown, None, calcudoku), conflicts=PROOF_CONFLICTS)
+            result = _proved(Puzzle(size, cages, operators_shown, None, calcudoku), effort)
         except Undecided:  # too hard to settle: no reading to give, and not a reason to stop looking
             wcnf.append([-sels[k] for sels, k in zip(selectors, picks)])
             continue
@@ -140,53 +173,43 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     return Found("gave up", None, None, tried)
 
 
-class _ThreadClock:
-    """Processor seconds the creating thread has used since this clock was made (wall seconds where
-    the platform has no per-thread clock)."""
+class _Budgeted(RC2):
+    """RC2 whose SAT calls stop once ``effort`` reaches ``limit`` (set after construction): the
+    propagations left are the oracle's budget, and running out raises :class:`_OutOfEffort` (the
+    RC2 is then given up). The solver looks at its budget only between restarts (a call that finds
+    a core at once is not stopped), so no call starts once the budget is spent."""
 
-    POLL_S = 0.005
+    effort: Effort
+    limit: float
 
-    def __init__(self) -> None:
+    def _call_oracle(self, assumptions=[], expect_interrupt=False):
+        if self.effort.seconds() >= self.limit:
+            raise _OutOfEffort
+        before = self.oracle.accum_stats().get("propagations", 0)
+        self.oracle.prop_budget(self.effort.propagations_left(self.limit))
+        answer = self.oracle.solve_limited(assumptions=assumptions, expect_interrupt=expect_interrupt)
+        self.effort.propagations += self.oracle.accum_stats().get("propagations", 0) - before
+        if answer is None:
+            raise _OutOfEffort
+        return answer
+
+
+class _OutOfEffort(Exception):
+    """A :class:`_Budgeted` RC2 spent its effort."""
+
+
+class _BudgetedStratified(_Budgeted, RC2Stratified):
+    """:class:`_Budgeted` for RC2's stratified form."""
+
+
+def _proved(puzzle: Puzzle, effort: Effort):
+    """:func:`solver.engine.solve` within PROOF_CONFLICTS a question, its work added to ``effort``."""
+    with Engine(puzzle, conflicts=PROOF_CONFLICTS) as engine:
+        effort.clauses += sum(len(cage.clauses) for cage in engine.encoding.cages)
         try:
-            self._id: int | None = time.pthread_getcpuclockid(threading.get_ident())
-        except (AttributeError, OSError):
-            self._id = None
-        self._start = self._now()
-
-    def _now(self) -> float:
-        return time.perf_counter() if self._id is None else time.clock_gettime(self._id)
-
-    def seconds(self) -> float:
-        """Seconds used since the clock was made (readable from any thread)."""
-        return self._now() - self._start
-
-    def watchdog(self, budget_s: float, interrupt) -> "_Watchdog":
-        """A context in which ``interrupt()`` is called once, from another thread, as soon as the
-        clock passes ``budget_s``."""
-        return _Watchdog(self, budget_s, interrupt)
-
-
-class _Watchdog:
-    """See :meth:`_ThreadClock.watchdog`."""
-
-    def __init__(self, clock: _ThreadClock, budget_s: float, interrupt) -> None:
-        self._clock, self._budget, self._interrupt = clock, budget_s, interrupt
-        self._done = threading.Event()
-        self._thread = threading.Thread(target=self._watch, daemon=True)
-
-    def _watch(self) -> None:
-        while not self._done.wait(_ThreadClock.POLL_S):
-            if self._clock.seconds() >= self._budget:
-                self._interrupt()
-                return
-
-    def __enter__(self) -> "_Watchdog":
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._done.set()
-        self._thread.join()
+            return engine.solve()
+        finally:
+            effort.propagations += engine.solver.accum_stats().get("propagations", 0)
 
 
 def _hard(wcnf: WCNF, clauses, top: int) -> None:

@@ -247,6 +247,6 @@ def test_a_choice_dearer_than_its_step_is_kept_until_a_later_step_finds_a_cheape
 
     monkeypatch.setattr(rec, "_search", fake)
     found, cut = rec._widening_search(4, [((0, 0), (0, 1)), ((1, 0), (1, 1))], options, [0, 1], True, None, 3,
-                                      deadline=float("inf"))
+                                      rec.Effort(), float("inf"))
     assert steps == [[2, 2], [3, 2]]  # 3.9 + 3.9 > 4: the next step was searched, and its 7.0 <= 8 ends it
     assert found.picks == (2, 0) and cut[0][2][:2] == ("-", 1) and found.rounds == 2

@@ -23,12 +23,11 @@ wall was read with high probability — a solution found by guessing is never ca
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from solver import Cage, Puzzle, PuzzleError, solve
-from solver.alternatives import Found, cheapest_unique
+from solver.alternatives import Effort, Found, cheapest_unique
 from solver.cage_tuples import TooManyTuples, allowed_tuples, satisfies
 from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
@@ -41,7 +40,8 @@ CHANGE_SHARE = 0.25
 MAX_TRIES = 40
 """Readings with a solution tried (each proved unique or not) before giving up."""
 TIME_BUDGET_S = 1.0
-"""Processor seconds of the search for a reading with exactly one solution (both lists together)."""
+"""Seconds of :class:`solver.alternatives.Effort` (work, as this machine does it in a second of
+processor time) of the search for a reading with exactly one solution (both lists together)."""
 FIRST_BUDGET_S = 0.5
 """Of TIME_BUDGET_S, what the search over the reader's shorter list of alternatives may spend before
 the wider list (``wider``) is searched with the rest. Measured with the true corners and cages
@@ -132,19 +132,18 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     first_reading = [(_normalised(cells, *a[0]) if a else ("?", 0, 0.0)) for cells, a in zip(cages, alternatives)]
     read = [i for i, opts in enumerate(options) if opts[0][2] > 0 or opts[0][0] != "?"]
     cap = max(MAX_CHANGES, int(CHANGE_SHARE * len(read)))
-    start = time.thread_time()
+    effort = Effort()
     rules = calcudoku if calcudoku is not None else (True if lmd else None)
     # Cages printed without operators do not show which rules they follow: the puzzle says so itself.
     stated = calcudoku if calcudoku is not None or operators_shown else rules
     found = _search(size, cages, options, read, operators_shown, rules, cap, TIME_BUDGET_S,
-                    TIME_BUDGET_S if wider is None else FIRST_BUDGET_S)
+                    TIME_BUDGET_S if wider is None else FIRST_BUDGET_S, effort)
     rounds, most = found.rounds, cap
-    left = TIME_BUDGET_S - (time.thread_time() - start)
-    if found.status != "unique" and wider is not None and left > 0:
+    if found.status != "unique" and wider is not None and effort.seconds() < TIME_BUDGET_S:
         wide_options, _ = _options(size, cages, wider(), operators_shown, lmd)
         most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
         again, wide_options = _widening_search(size, cages, wide_options, read, operators_shown, rules, most,
-                                               start + TIME_BUDGET_S)
+                                               effort, TIME_BUDGET_S)
         rounds += again.rounds
         if again.status == "unique":
             options = wide_options
@@ -209,13 +208,14 @@ exact, none lost)."""
 
 def _search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[str, int, float]]], read: list[int],
             operators_shown: bool, calcudoku: bool | None, cap: int, budget_s: float,
-            patience_s: float | None = None) -> Found:
+            patience_s: float | None = None, effort: Effort | None = None) -> Found:
     """:func:`solver.alternatives.cheapest_unique` over the ``read`` cages' ``options``, each costing
-    how much less likely it is than the cage's first (``budget_s`` and ``patience_s`` as there)."""
+    how much less likely it is than the cage's first (``budget_s``, ``patience_s`` and ``effort`` as
+    there)."""
     costs = [[(op, target, _cost(options[i], k)) for k, (op, target, _) in enumerate(options[i])] for i in read]
     return cheapest_unique(size, [cages[i] for i in read], costs, operators_shown=operators_shown,
                            calcudoku=calcudoku, max_changes=cap, rounds=MAX_TRIES, budget_s=max(0.0, budget_s),
-                           patience_s=patience_s)
+                           patience_s=patience_s, effort=effort)
 
 
 WIDE_STEPS = (4.0, 8.0, 12.0)
@@ -232,13 +232,13 @@ sets' hand-held and hard photos: 1 hand-held and 4 hard boards more exact, none 
 
 def _widening_search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[str, int, float]]],
                      read: list[int], operators_shown: bool, calcudoku: bool | None, cap: int,
-                     deadline: float) -> tuple[Found, list[list[tuple[str, int, float]]]]:
-    """:func:`_search` over ``options`` cut at each of WIDE_STEPS in turn (see there), until the
-    thread-time ``deadline``; returns what was found and the (cut) options its picks index."""
+                     effort: Effort, budget_s: float) -> tuple[Found, list[list[tuple[str, int, float]]]]:
+    """:func:`_search` over ``options`` cut at each of WIDE_STEPS in turn (see there), until ``effort``
+    has spent ``budget_s``; returns what was found and the (cut) options its picks index."""
     rounds, kept, searched = 0, None, None
     best = Found("none", None, None, 0), options
     for step in WIDE_STEPS + (math.inf,):
-        left = deadline - time.thread_time()
+        left = budget_s - effort.seconds()
         if left <= 0:
             break
         cut = [_within(opts, step) if i in read else opts for i, opts in enumerate(options)]
@@ -246,7 +246,7 @@ def _widening_search(size: int, cages: list[tuple[Cell, ...]], options: list[lis
         if sizes == searched:
             continue
         searched = sizes
-        found = _search(size, cages, cut, read, operators_shown, calcudoku, cap, left)
+        found = _search(size, cages, cut, read, operators_shown, calcudoku, cap, left, effort=effort)
         rounds += found.rounds
         if found.status == "unique":
             cost = sum(_cost(cut[i], k) for i, k in zip(read, found.picks))
