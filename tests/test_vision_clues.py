@@ -411,3 +411,19 @@ def test_a_label_read_unsure_is_looked_for_again_at_the_usual_place(tmp_path):
     grid = find_grid(load_image(path.with_suffix(".jpg")))
     best = read_clues(grid, anchors)[(2, 4)].alternatives[0]
     assert best[:2] == ("*", 6720) and best[2] > SECOND_LOOK_BELOW
+
+
+def test_a_pen_one_running_into_the_bottom_wall_is_no_line():
+    # 12-MP clean k1212-0027: a pen "1" in the middle of the cell ran into the bottom wall; stroke,
+    # wall and the cell below made one vertical run as long as a line's, so the digit was cut away
+    # as a line and read as nothing. Lines along the cell's sides stay lines.
+    from vision.clues import CELL, MARGIN, PATCH, _line_mask
+
+    ink = np.zeros((PATCH, PATCH), bool)
+    ink[MARGIN + CELL - 3:MARGIN + CELL + 3, :] = True      # the bottom wall
+    ink[:, MARGIN - 2:MARGIN + 2] = True                    # the left line
+    stem = slice(MARGIN + CELL // 2 - 2, MARGIN + CELL // 2 + 2)
+    ink[MARGIN + CELL // 3:PATCH, stem] = True              # the "1", joined to the wall and beyond
+    lines, _ = _line_mask(ink)
+    assert not lines[MARGIN + CELL // 3:MARGIN + CELL - 6, stem].any()
+    assert lines[MARGIN + CELL - 1, MARGIN + 10] and lines[MARGIN + 10, MARGIN]
