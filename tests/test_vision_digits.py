@@ -178,3 +178,20 @@ def test_a_hard_shadows_edge_across_an_empty_cell_of_a_phone_photo_is_no_digit()
         assert cut is not None, cell  # the edge is cut out as tall as a digit ...
         assert kept_on_closing(closed_patch(grid, cell), *cut) < SHADOW_STEP, cell  # ... and fades
     assert read_digits(grid) == {}
+
+
+@pytest.mark.parametrize("seed,index,cells", [(6161, 32, [(5, 3)]), (8383, 276, [(0, 1), (1, 0)])])
+def test_a_digit_read_as_nothing_is_looked_at_again_in_its_faint_ink(seed, index, cells):
+    """Hand-held k6161-0032's printed grey "6" and hard k8383-0276's "3" and "5" broke apart at the
+    labels' ink threshold; the pieces read as no digit. Cut again from the digit area's own fainter
+    ink (FAINT), they read right."""
+    import numpy as np
+
+    from ui.corpus import make_item, plan
+    from vision.grid import grid_from_corners
+
+    image, truth = make_item(plan(300, seed)[index])
+    entries = truth["truth"]["entries"]
+    readings = read_digits(grid_from_corners(image, np.array(truth["corners"]), truth["truth"]["size"]), cells=cells)
+    assert {cell: readings[cell].alternatives[0][0] for cell in cells if cell in readings} == {
+        (r, c): entries[r][c] for r, c in cells}

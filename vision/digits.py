@@ -72,9 +72,15 @@ k700-0086: three typed digits as tall as their labels were not read), and a smal
 be 0.28 of the cell under a label of 0.2 (k2323-0144). Apps' pencil marks are nearly as tall as
 their labels too, but 0.23 of the cell at most (realdev's app screenshots)."""
 FAINT = 0.55
-"""When the cell's ink shows no big digit, the digit area (below the label) is thresholded again
-at this share of its own darkest ink: a pen digit much fainter than the clue label falls apart
-into pieces at the label's threshold (held-out k700-0284)."""
+"""When the cell's ink shows no big digit, or the digit cut from it reads as no digit, the digit
+area (below the label) is thresholded again at this share of its own darkest ink: a pen digit much
+fainter than the clue label falls apart into pieces at the label's threshold (held-out k700-0284),
+and so does a light grey printed one on a hand-held photo, whose pieces read as no digit
+(k6161-0032's "6"). The second look for a glyph read as no digit, measured 2026-11-27 end to end
+on the five 300-photo sets: written digits read where they had been missed, 8 hand-held and hard;
+one missed "5" read "4" instead (at 0.50, so named as unsure); half-filled hard photos with every
+entry right 88 -> 90 of 119; no phantom digit on any photo with nothing written, there or on the
+two 12-megapixel sets; boards and times the same."""
 
 
 SHADOW_STEP = 0.4
@@ -107,14 +113,14 @@ def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
     return _without_faint_attachments(cut[0]) if cut is not None else None
 
 
-def cell_digit_glyph(grid: GridFind, cell: Cell, shadow_steps: bool = False) -> np.ndarray | None:
+def cell_digit_glyph(grid: GridFind, cell: Cell, shadow_steps: bool = False, faint: bool = False) -> np.ndarray | None:
     """:func:`digit_glyph` of the grid's cell, from the ink and label the clue reader worked out;
-    when that ink shows no big digit, from the digit area's own fainter ink (see FAINT). None also
-    when the glyph is a shadow's edge (SHADOW_STEP), unless ``shadow_steps`` (training: the model's
-    NONE class learns from them too)."""
+    when that ink shows no big digit, or with ``faint``, from the digit area's own fainter ink (see
+    FAINT). None also when the glyph is a shadow's edge (SHADOW_STEP), unless ``shadow_steps``
+    (training: the model's NONE class learns from them too)."""
     labels, stats, lines = cell_ink(grid, cell)
     dark, label = cell_patch(grid, cell), label_glyphs(grid, cell)
-    cut = _glyph_cut(dark, (labels, stats), label)
+    cut = None if faint else _glyph_cut(dark, (labels, stats), label)
     if cut is None:
         cut = _glyph_cut(dark, _faint_ink(dark, lines, label), label)
     if cut is None or (not shadow_steps and kept_on_closing(closed_patch(grid, cell), *cut) < SHADOW_STEP):
@@ -241,22 +247,27 @@ def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Ce
     might be no digit)."""
     model = model or big_digit_model()
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)] if cells is None else list(cells)
-    found = {}
-    for cell in cells:
-        ink = cell_digit_glyph(grid, cell)
-        if ink is not None:
-            found[cell] = digit_features(ink)
-    if not found:
-        return {}
-    probs = model.probabilities(np.stack(list(found.values())))
+    probs = _glyph_probabilities(model, {cell: cell_digit_glyph(grid, cell) for cell in cells})
+    none = model.classes.index(NONE)
+    again = {cell: cell_digit_glyph(grid, cell, faint=True) for cell, p in probs.items() if np.argmax(p) == none}
+    probs.update(_glyph_probabilities(model, again))
     out = {}
     digits = [i for i, name in enumerate(model.classes) if name != NONE]
-    for cell, p in zip(found, probs):
-        if model.classes[int(np.argmax(p))] == NONE:
+    for cell, p in probs.items():
+        if int(np.argmax(p)) == none:
             continue
         order = sorted(digits, key=lambda i: -p[i])[:3]
         out[cell] = DigitReading(cell, tuple((int(model.classes[i]), round(float(p[i]), 4)) for i in order))
     return out
+
+
+def _glyph_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None]) -> dict[Cell, np.ndarray]:
+    """The model's class probabilities for each cell's glyph (cells whose glyph is None left out)."""
+    cells = [cell for cell, ink in glyphs.items() if ink is not None]
+    if not cells:
+        return {}
+    probs = model.probabilities(np.stack([digit_features(glyphs[cell]) for cell in cells]))
+    return dict(zip(cells, probs))
 
 
 def model_files() -> tuple[Path]:
