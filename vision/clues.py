@@ -210,16 +210,7 @@ border the rectification put a sixth of a cell off crosses the whole cell (hard 
 def _spanning(across: np.ndarray) -> np.ndarray:
     """The pieces of a horizontal-run mask at least LINE_SPAN of a cell wide that cross the cell
     or lie along its top or bottom line (see LINE_NEAR)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(across, connectivity=8)
-    x, w = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_WIDTH]
-    middle = stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] / 2
-    near = np.minimum(np.abs(middle - MARGIN), np.abs(middle - MARGIN - CELL)) <= LINE_NEAR * CELL
-    crossing = (x <= MARGIN) & (x + w >= MARGIN + CELL)
-    short = np.flatnonzero((w < LINE_SPAN * CELL) | ~(near | crossing))
-    short = short[short > 0]
-    if not short.size:
-        return across
-    return np.where(np.isin(labels, short), 0, across).astype(across.dtype)
+    return _along_lines(across, LINE_SPAN * CELL)
 
 
 def _standing(down: np.ndarray) -> np.ndarray:
@@ -228,16 +219,23 @@ def _standing(down: np.ndarray) -> np.ndarray:
     makes one vertical run with the wall's thickness and what lies below it, as long as LINE_RUN,
     in the middle of the cell: it was taken for a line and the digit was lost (12-MP clean
     k1212-0027, "1" read as no digit)."""
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(down, connectivity=8)
-    y, h = stats[:, cv2.CC_STAT_TOP], stats[:, cv2.CC_STAT_HEIGHT]
-    middle = stats[:, cv2.CC_STAT_LEFT] + stats[:, cv2.CC_STAT_WIDTH] / 2
+    return _along_lines(np.ascontiguousarray(down.T), 0.0).T
+
+
+def _along_lines(runs: np.ndarray, least: float) -> np.ndarray:
+    """The pieces of a mask of horizontal runs (a vertical one transposed) at least ``least`` px
+    wide that cross the cell or whose middle row lies within LINE_NEAR of a cell of its top or
+    bottom line."""
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(runs, connectivity=8)
+    x, w = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_WIDTH]
+    middle = stats[:, cv2.CC_STAT_TOP] + stats[:, cv2.CC_STAT_HEIGHT] / 2
     near = np.minimum(np.abs(middle - MARGIN), np.abs(middle - MARGIN - CELL)) <= LINE_NEAR * CELL
-    crossing = (y <= MARGIN) & (y + h >= MARGIN + CELL)
-    stray = np.flatnonzero(~(near | crossing))
+    crossing = (x <= MARGIN) & (x + w >= MARGIN + CELL)
+    stray = np.flatnonzero((w < least) | ~(near | crossing))
     stray = stray[stray > 0]
     if not stray.size:
-        return down
-    return np.where(np.isin(labels, stray), 0, down).astype(down.dtype)
+        return runs
+    return np.where(np.isin(labels, stray), 0, runs).astype(runs.dtype)
 
 
 DASH_GAP = 0.3
