@@ -182,7 +182,7 @@ class _Budgeted(RC2):
     effort: Effort
     limit: float
 
-    def _call_oracle(self, assumptions=[], expect_interrupt=False):
+    def _call_oracle(self, assumptions=(), expect_interrupt=False):
         if self.effort.seconds() >= self.limit:
             raise _OutOfEffort
         before = self.oracle.accum_stats().get("propagations", 0)
