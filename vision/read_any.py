@@ -9,9 +9,10 @@ shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro read
 confident, of a photo where the KenKen finder also found a grid, is weighed against the KenKen
 reading: the KenKen is taken when it is confident, or has exactly one solution while the Kakuro
 has none or several, or is in doubt (:data:`vision.kakuro.DOUBTS`: a rival reading nearly as
-likely, a bare outer line) and changed no fewer numbers than the KenKen changed clues (a Kakuro
-photo read as a KenKen gives a small grid whose clues the solver had to change; kk2026-0042 read
-as a 3×3 with three clues changed) — or has an outer line of nothing but blocks, which no real
+likely, a bare outer line) and changed no smaller a share of its numbers than the KenKen changed of
+its clues (a Kakuro photo read as a KenKen gives a small grid whose clues the solver had to change;
+kk2026-0042 read as a 3×3 with three clues changed; hard kk2727-0124, a 5×5 with 3 of 9 clues
+changed, against 3 of the Kakuro's 22 numbers: counted in changes, the tie went to the KenKen) — or has an outer line of nothing but blocks, which no real
 Kakuro prints (none of 1,980 generated ones), whatever either changed (k9090-0106's KenKen reading,
 right, changed two clues where its reading as a Kakuro changed one number). A Kakuro in doubt with
 such a line gives way to the KenKen reading even when that has no solution: the photo is a KenKen
@@ -86,7 +87,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         return kenken
     settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
     bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
-    guessed_less = kakuro.status != "unique" or bare or len(kenken.changes) <= len(kakuro.changes)
+    guessed_less = kakuro.status != "unique" or bare or _changed_share(kenken) <= _changed_share(kakuro)
     if kenken.confident or (not settled and ((kenken.status == "unique" and guessed_less) or bare)):
         return replace(kenken, notes=kenken.notes + (
             f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
@@ -97,6 +98,12 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
 def _with_kenken_look(kakuro: KakuroReading, kenken: Reading, seconds: dict[str, float]) -> KakuroReading:
     """``kakuro`` counting the time the KenKen reader took beyond the stages both shared (``seconds``)."""
     return replace(kakuro, seconds={**kakuro.seconds, "kenken look": sum(kenken.seconds.values()) - sum(seconds.values())})
+
+
+def _changed_share(reading: Reading | KakuroReading) -> float:
+    """The share of the reading's clues (KenKen cages, Kakuro sums) the solver changed."""
+    clues = reading.puzzle.runs if isinstance(reading, KakuroReading) else reading.puzzle.cages
+    return len(reading.changes) / max(1, len(clues))
 
 
 def block_share(grid: GridFind) -> float:
