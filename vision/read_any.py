@@ -85,10 +85,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             return _with_kenken_look(kakuro, kenken, seconds)
     if kakuro is None:
         return kenken
-    settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
-    bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
-    guessed_less = kakuro.status != "unique" or bare or _changed_share(kenken) <= _changed_share(kakuro)
-    if kenken.confident or (not settled and ((kenken.status == "unique" and guessed_less) or bare)):
+    if _kenken_rather(kenken, kakuro):
         return replace(kenken, notes=kenken.notes + (
             f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
     return replace(_with_kenken_look(kakuro, kenken, seconds),
@@ -100,10 +97,19 @@ def _with_kenken_look(kakuro: KakuroReading, kenken: Reading, seconds: dict[str,
     return replace(kakuro, seconds={**kakuro.seconds, "kenken look": sum(kenken.seconds.values()) - sum(seconds.values())})
 
 
-def _changed_share(reading: Reading | KakuroReading) -> float:
-    """The share of the reading's clues (KenKen cages, Kakuro sums) the solver changed."""
-    clues = reading.puzzle.runs if isinstance(reading, KakuroReading) else reading.puzzle.cages
-    return len(reading.changes) / max(1, len(clues))
+def _kenken_rather(kenken: Reading, kakuro: KakuroReading) -> bool:
+    """Whether the KenKen reading is taken rather than a Kakuro reading that is not confident (see
+    the module docstring)."""
+    settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
+    bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
+    guessed_less = (kakuro.status != "unique" or bare
+                    or _share(kenken.changes, kenken.puzzle.cages) <= _share(kakuro.changes, kakuro.puzzle.runs))
+    return kenken.confident or (not settled and ((kenken.status == "unique" and guessed_less) or bare))
+
+
+def _share(changes: tuple, clues: tuple) -> float:
+    """The share of the clues read (KenKen cages, Kakuro sums) that the solver changed."""
+    return len(changes) / max(1, len(clues))
 
 
 def block_share(grid: GridFind) -> float:
