@@ -13,8 +13,9 @@ likely, a bare outer line) and changed no smaller a share of its numbers than th
 its clues (a Kakuro photo read as a KenKen gives a small grid whose clues the solver had to change;
 kk2026-0042 read as a 3×3 with three clues changed; hard kk2727-0124, a 5×5 with 3 of 9 clues
 changed, against 3 of the Kakuro's 22 numbers: counted in changes, the tie went to the KenKen) —
-or has an outer line of nothing but blocks, which no real Kakuro prints (none of 1,980 generated ones), whatever either changed (k9090-0106's KenKen reading,
-right, changed two clues where its reading as a Kakuro changed one number). A Kakuro in doubt with
+or has an outer line of nothing but blocks, which no real Kakuro prints (none of 1,980 generated
+ones), whatever either changed (k9090-0106's KenKen reading, right, changed two clues where its
+reading as a Kakuro changed one number). A Kakuro in doubt with
 such a line gives way to the KenKen reading even when that has no solution: the photo is a KenKen
 whose clues were misread, which the person can correct, not a Kakuro made up from its lines
 (hand-held k8383-0246; the Kakuro sets 2727 and 3535 read the same).
