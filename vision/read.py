@@ -138,6 +138,7 @@ the app shows it so, `check PHOTO` lists it as unsure). On the five sets' half-f
 names 7 of 9 digits read wrong on hand-held photos and 20 of 33 on hard ones, and 13 of 1,943 and
 10 of 1,696 digits read right. With MISREAD_SHARE, 24 of the 33 hard ones."""
 
+
 def unsure_entries(confidence: dict[Cell, float]) -> tuple[Cell, ...]:
     """The cells whose written digit was read with a probability under SURE_ENTRY, in reading order."""
     return tuple(sorted(cell for cell, p in confidence.items() if p < SURE_ENTRY))
