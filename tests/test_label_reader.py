@@ -250,6 +250,35 @@ def test_label_networks_fitted_side_by_side_are_the_networks_fitted_alone(tmp_pa
     assert not np.allclose(ConvNet.load(members[0][1]).params["w4"], ConvNet.load(members[1][1]).params["w4"])
 
 
+def test_label_networks_annealed_side_by_side_are_the_networks_annealed_alone(tmp_path, monkeypatch):
+    # The second stage of a fresh machine's fit: each saved network is annealed on the first rows of
+    # the frames in a process of its own, and must be the very network annealed alone.
+    from vision import label_training as T
+    from vision.convnet import ConvNet, anneal_convnet, fit_convnet
+
+    monkeypatch.setattr(T, "ANNEAL_RATE", 1e-3)
+    rng = np.random.default_rng(8)
+    frames = rng.random((300, STRIP_H * WINDOW)).astype(np.float16)
+    classes = rng.integers(0, len(STRIP_CLASSES), 300).astype(np.int32)
+    np.save(tmp_path / "frames.npy", frames)
+    np.save(tmp_path / "targets.npy", classes)
+    start = {}
+    for seed in (3, 4):
+        first = fit_convnet(frames, classes, STRIP_CLASSES, shape=(STRIP_H, WINDOW), channels=(2, 3), hidden=8,
+                            epochs=1, seed=seed)
+        first.save(tmp_path / f"first{seed}.npz")
+        start[tmp_path / f"tuned{seed}.npz"] = tmp_path / f"first{seed}.npz"
+    T.fit_members(tmp_path / "frames.npy", tmp_path / "targets.npy", [(3, tmp_path / "tuned3.npz"),
+                  (4, tmp_path / "tuned4.npz")], workers=2, start=start, rows=200)
+    for seed in (3, 4):
+        first = ConvNet.load(tmp_path / f"first{seed}.npz")
+        alone = anneal_convnet(first, frames[:200], classes[:200], rate=1e-3, epochs=T.ANNEAL_EPOCHS, seed=seed)
+        tuned = ConvNet.load(tmp_path / f"tuned{seed}.npz")
+        assert not np.allclose(tuned.params["w4"], first.params["w4"])
+        for name, value in alone.params.items():
+            assert np.allclose(tuned.params[name], value, atol=1e-6), name
+
+
 def test_a_script_without_a_main_guard_fits_the_label_networks_side_by_side(tmp_path):
     # The fits run as `python -m vision.label_training JOB`, not as copies of the caller's script: a
     # script that reads a photo on a fresh machine needs no `if __name__ == "__main__":` guard.

@@ -3,14 +3,14 @@ time (``kensnap models``).
 
 The models are fitted on this machine from drawings of our own renderer — no downloaded weights —
 the first time one is needed, and kept in :func:`vision.glyphs.cache_dir`. On a fresh machine that
-takes about two hours on two cores (the clue-label network alone about 50 minutes), so the first photo
+takes about two hours on two cores (the clue-label network alone about 55 minutes), so the first photo
 would wait that long without a word; :func:`fit_missing` fits them one by one up front and says
 which it is fitting. A model another process is fitting is waited for, not fitted twice
 (:func:`vision.glyphs.load_or_fit`).
 
 Example::
 
-    [m.name for m in cached_models() if not m.present]    # ['clue-strips-v6', ...]
+    [m.name for m in cached_models() if not m.present]    # ['clue-strips-v7', ...]
     fit_missing(print)
 """
 from __future__ import annotations
@@ -46,7 +46,7 @@ def cached_models() -> tuple[CachedModel, ...]:
     kc = kakuro_cells
     return (
         CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_training.model_files(),
-                    50, label_training.label_model),
+                    55, label_training.label_model),
         CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 10,
                     digits.big_digit_model),
         CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 30,
