@@ -18,7 +18,7 @@ averages the fits. Cached in ``~/.cache/kensnap`` under :data:`MODEL_VERSION` (t
 fit; the others with ``-seed<N>`` after it), the fits before their anneal under
 :data:`FIRST_VERSION`. The first time, drawing the set takes about 10–20 minutes on two processes
 (16.7 minutes on 2026-11-25, beside another reader), the fits, side by side (:func:`fit_members`),
-about 34 more and the anneal about 6.
+about 34 more and the anneal about 5.
 """
 from __future__ import annotations
 
@@ -69,8 +69,8 @@ ANNEAL_PUZZLES, ANNEAL_RATE, ANNEAL_EPOCHS = 1600, 5e-4, 1
 first ANNEAL_PUZZLES training puzzles at a rate falling from ANNEAL_RATE to 0
 (:func:`vision.convnet.anneal_convnet`): the fit's last epoch ran at half its first rate. On 400
 held-out puzzles' labels (10,532, seeds from 900000, slightly wrong corners), both networks read
-together, labels right 87.2 → 88.0 %: 4 px and under 48.4 → 51.0 %, 5 px 73.6 → 75.1 %, 6 px 86.6
-→ 87.7 %, 7 px 90.1 → 91.3 %."""
+together, labels right 87.2 → 88.1 %: 4 px and under 48.4 → 50.9 %, 5 px 73.6 → 75.9 %, 6 px 86.6
+→ 87.5 %, 7 px 90.1 → 91.2 %. Two passes from 1e-3 (twice the time) read as many."""
 
 
 SEEDS = (3, 4)
@@ -184,7 +184,7 @@ def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
     if workers == 1:
         for job in jobs:
-            _fit_member(json.loads(json.dumps(job)))
+            _fit_member(job)
         return
     env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     package_root = str(Path(__file__).resolve().parents[1])
