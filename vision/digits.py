@@ -242,9 +242,9 @@ def digit_features(ink: np.ndarray) -> np.ndarray:
 
 def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Cell, DigitReading]:
     """The big digit in each cell that has one (cells without a big digit, or whose glyph reads
-    NONE also when cut again from the cell's fainter ink, see FAINT, are absent), with alternatives ``(digit, probability)`` best first (the top three
-    digits; the probability NONE took is left out, so they sum to less than 1 when the glyph
-    might be no digit)."""
+    NONE also when cut again from the cell's fainter ink, see FAINT, are absent), with
+    alternatives ``(digit, probability)`` best first (the top three digits; the probability NONE
+    took is left out, so they sum to less than 1 when the glyph might be no digit)."""
     model = model or big_digit_model()
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)] if cells is None else list(cells)
     probs = _glyph_probabilities(model, {cell: cell_digit_glyph(grid, cell) for cell in cells})
