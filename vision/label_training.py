@@ -178,8 +178,9 @@ def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
     __name__ == "__main__":`` (with multiprocessing's "spawn", each worker ran the script's top level
     again and failed). Raises RuntimeError with the worker's last words when a fit fails."""
     settings = dict(shape=(STRIP_H, WINDOW), channels=CHANNELS, hidden=HIDDEN, epochs=EPOCHS)
-    jobs = [dict(frames=str(frames), targets=str(targets), seed=seed, path=str(path), settings=settings,
-                 **(dict(start=str(start[path]), rows=rows, rate=ANNEAL_RATE, epochs=ANNEAL_EPOCHS) if start else {}))
+    jobs = [dict(frames=str(frames), targets=str(targets), seed=seed, path=str(path),
+                 **(dict(start=str(start[path]), rows=rows, rate=ANNEAL_RATE, epochs=ANNEAL_EPOCHS) if start
+                    else dict(settings=settings)))
             for seed, path in members]
     workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
     if workers == 1:
