@@ -161,14 +161,16 @@ def _layers(cage: Cage, n: int, op: str, guard: int, act: int, top: int) -> tupl
         return [(-guard,)], top
     clauses.append((-guard, ids[0][start]))
     for j, (r, c) in enumerate(cells):
+        preds: dict[int, list[int]] = {s2: [] for s2 in ids[j + 1]}
         for s, sv in ids[j].items():
             for v in range(1, n + 1):
                 nxt = ids[j + 1].get(step(s, v))
                 x = var(n, r, c, v)
                 clauses.append((-guard, -sv, -x, nxt) if nxt else (-guard, -sv, -x))
+                if nxt:
+                    preds[step(s, v)].append(sv)
         for s2, sv2 in ids[j + 1].items():  # a state needs a predecessor and a digit to reach it
-            preds = [ids[j][s] for s in ids[j] for v in range(1, n + 1) if step(s, v) == s2]
-            clauses.append((-guard, -sv2, *preds))
+            clauses.append((-guard, -sv2, *preds[s2]))
     return clauses, top
 
 

@@ -152,6 +152,42 @@ def test_large_sum_cages_switch_to_the_arithmetic_encoding_and_stay_correct():
         assert engine.find(lits) == square
 
 
+@pytest.mark.parametrize("op, target", [("+", 11), ("*", 24), ("+", 4), ("*", 1)])
+def test_the_layered_encoding_admits_exactly_the_tuples_that_make_the_clue(op, target):
+    # Four cells of a 5×5, no rows or columns: every digit tuple is tried against the cage's layers
+    # alone (each state's predecessor clause must name every state that steps into it).
+    import itertools
+
+    from pysat.solvers import Solver
+
+    from solver.encoding import _layers, var
+
+    n, cells = 5, ((0, 0), (1, 1), (2, 2), (3, 3))
+    clauses, _ = _layers(Cage(cells, op, target), n, op, 1000, 1000, 1000)
+    admitted = set()
+    for digits in itertools.product(range(1, n + 1), repeat=len(cells)):
+        with Solver(name="g3", bootstrap_with=clauses) as sat:
+            if sat.solve(assumptions=[1000] + [var(n, r, c, v) for (r, c), v in zip(cells, digits)]):
+                admitted.add(digits)
+    made = {d for d in itertools.product(range(1, n + 1), repeat=len(cells)) if satisfies(op, target, d, True)}
+    assert admitted == made and made
+
+
+def test_each_layer_state_names_every_state_that_steps_into_it():
+    # A 40-cell sum cage on a 13×13 (a Kakuro photo read as a KenKen made such cages): each
+    # forward clause "state s and digit v give state s2" has its s among the predecessors that the
+    # clause "s2 needs one of them" lists, and no predecessor is listed without a forward clause.
+    from solver.encoding import _layers
+
+    n, cells = 13, tuple((i // 13, i % 13) for i in range(40))
+    top = n ** 3 + 1  # state variables above every cell variable
+    clauses, _ = _layers(Cage(cells, "+", 280), n, "+", top, top, top)
+    steps = {(-clause[1], clause[3]) for clause in clauses if len(clause) == 4 and abs(clause[2]) <= n ** 3}
+    listed = {(s, clause[1] * -1) for clause in clauses if len(clause) > 2 and abs(clause[2]) > n ** 3
+              for s in clause[2:]}
+    assert steps and steps == listed
+
+
 @pytest.mark.parametrize("op, shown", [("-", True), ("?", False), ("/", True)])
 def test_oversized_minus_divide_and_hidden_cages_keep_their_meaning(op, shown):
     # A 6-cell Calcudoku cage on a 16×16: 16 1 2 / 3 4 5 makes "1-" (16-1-2-3-4-5, too many tuples
