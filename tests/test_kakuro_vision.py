@@ -702,6 +702,25 @@ def test_a_search_out_of_conflicts_never_calls_a_reading_unique(monkeypatch):
     assert settled.status != "unique" and settled.solution is None and settled.undecided >= 1
 
 
+def test_the_searches_of_one_photo_share_one_purse_of_conflicts():
+    # A KenKen photo looked at as a Kakuro had each of its 2-12 layouts spend SEARCH_CONFLICTS in
+    # vain (hard k5252-0276: 12 s). Each search takes what it spent out of the photo's purse and
+    # may spend no more than is left.
+    from vision.kakuro_reconcile import Purse
+
+    seed = seed_puzzle()
+    numbers = {(run.clue_cell, run.direction): ((run.total, 0.6), (run.total + 1, 0.4)) for run in seed.runs}
+    purse = Purse(10 ** 6)
+    with ReadingSolver(seed, numbers, purse) as search:
+        assert search.settle().status == "unique"
+    assert purse.left == 10 ** 6 - search.spent and search.budget == reconcile_module.SEARCH_CONFLICTS
+    spent = Purse(0)
+    with ReadingSolver(seed, numbers, spent) as search:
+        settled = search.settle()
+    assert spent.empty and search.budget == 0
+    assert settled.status != "unique" and settled.undecided >= 1
+
+
 def test_an_undecided_search_is_noted_and_not_confident(monkeypatch):
     spec = KakuroSpec("u", 31, 6, 7, "app", "clean")
     image, _ = make_kakuro_item(spec)

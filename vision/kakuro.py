@@ -41,7 +41,7 @@ from .kakuro_cells import (CLUE_DIAGONAL, DIFFERENT_STEP, figure_tone, DigitMode
                            boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
 from .kakuro_light import flatten
-from .kakuro_reconcile import ReadingSolver
+from .kakuro_reconcile import Purse, ReadingSolver
 from .model import GridFind
 from .read import timed_stage, unsure_entries
 
@@ -260,16 +260,20 @@ def read_kakuro_in(grid: KakuroGridFind, *, debug: bool = False, seconds: dict[s
             if all(longer != other for other, _ in options):
                 options.append((longer, white))
     failure: list[NoPuzzleFound] = []
+    purse = Purse()
 
     def read_layout(layout: frozenset[Cell], white: dict[Cell, float]) -> _Outcome | None:
         """The layout read through: its numbers, entries and the solver's verdict (None, and the
-        error kept, when the cells so read make no Kakuro)."""
+        error kept, when the cells so read make no Kakuro; None when the photo's searches have
+        spent LOOK_CONFLICTS, see :class:`vision.kakuro_reconcile.Purse`)."""
+        if purse.empty:
+            return None
         with timed_stage(seconds, "numbers"):
             numbers, sure_numbers = read_numbers(layout, views)
             entries, entry_conf = read_entries(layout, patches, level, model, (flat, flat_level))
         with timed_stage(seconds, "solve"):
             try:
-                result = reconcile(grid.rows, grid.cols, layout, numbers, entries)
+                result = reconcile(grid.rows, grid.cols, layout, numbers, entries, purse)
             except NoPuzzleFound as err:
                 failure.append(err)
                 return None
@@ -733,18 +737,19 @@ def build_puzzle(rows: int, cols: int, layout, choice: dict[Slot, int], entries:
 
 
 def reconcile(rows: int, cols: int, layout, numbers: dict[Slot, tuple[tuple[int, float], ...]],
-              entries: Grid | None) -> tuple[KakuroPuzzle, str, Grid | None, list[KakuroChange], list[str], float]:
+              entries: Grid | None, purse: Purse | None = None,
+              ) -> tuple[KakuroPuzzle, str, Grid | None, list[KakuroChange], list[str], float]:
     """The solver in the loop (:mod:`vision.kakuro_reconcile`): ``(puzzle, status, solution,
     changes, notes, cost)`` for the likeliest reading of the numbers whose puzzle has exactly one
     solution (``cost``: minus the log of its probability), or the reading as read (and its status,
     cost infinite) when none is found. Raises NoPuzzleFound when the layout read is no Kakuro (a run
-    of ten cells)."""
+    of ten cells). With ``purse``, the search spends at most what is left in it, and takes that out."""
     read = {slot: alts[0][0] if alts else None for slot, alts in numbers.items()}
     try:  # the shape of the puzzle (an unread number stands in as 1)
         puzzle = build_puzzle(rows, cols, layout, {slot: v or 1 for slot, v in read.items()}, None)
     except PuzzleError as err:
         raise NoPuzzleFound(f"the cells read do not make a Kakuro: {err}") from None
-    with ReadingSolver(puzzle, numbers) as search:
+    with ReadingSolver(puzzle, numbers, purse) as search:
         settled = search.settle()
     notes: list[str] = []
     changes: list[KakuroChange] = []

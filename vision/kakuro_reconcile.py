@@ -16,8 +16,9 @@ from a priority queue, cheapest first, starting with the best value of every num
   cells where the two grids differ are moved like a core's.
 
 Each question is one incremental SAT call under assumptions, so hundreds are cheap. The search
-stops after MAX_QUESTIONS, or when its questions have spent SEARCH_CONFLICTS conflicts, and then
-returns the reading as read (its status says what is wrong). A question the solver cannot settle
+stops after MAX_QUESTIONS, or when its questions have spent SEARCH_CONFLICTS conflicts (or what is
+left of the photo's LOOK_CONFLICTS, :class:`Purse`), and then returns the reading as read (its
+status says what is wrong). A question the solver cannot settle
 within QUESTION_CONFLICTS conflicts is left undecided: that reading is dropped, and never called
 unique.
 
@@ -48,6 +49,25 @@ grid read a column short (kk7070-0044 read as 10×9) asked questions of 27,000 t
 (2 to 23 s each) and took 17 minutes to read."""
 SEARCH_CONFLICTS = 60_000
 """Most conflicts one reconciliation's questions may spend together (about 5 s)."""
+LOOK_CONFLICTS = 120_000
+"""Most conflicts the reconciliations of one photo's layouts may spend together (:class:`Purse`).
+Every layout of a KenKen photo looked at as a Kakuro can spend SEARCH_CONFLICTS in vain, and a hard
+photo was read in 2 to 12 layouts: the look took up to 12 s (hard k5252-0276: 12 layouts, 660,000
+conflicts). The 180 Kakuro photos of seed 2727 spend at most 3,374 together (kk2727-0161, 7
+layouts), the median 9."""
+
+
+class Purse:
+    """Conflicts the reconciliations of one photo may still spend (LOOK_CONFLICTS at first). A
+    :class:`ReadingSolver` given it searches within what is left (at most SEARCH_CONFLICTS) and takes
+    what it spent out when it closes."""
+
+    def __init__(self, conflicts: int | None = None):
+        self.left = LOOK_CONFLICTS if conflicts is None else conflicts
+
+    @property
+    def empty(self) -> bool:
+        return self.left <= 0
 FREE_COST = 12.0
 """Cost of a number whose value none of its readings has (a reading of probability e^-12)."""
 FLOOR = 1e-4
@@ -84,8 +104,12 @@ class Settled:
 class ReadingSolver:
     """One SAT solver over every alternative reading of a layout's numbers. Use as a context manager."""
 
-    def __init__(self, layout: KakuroPuzzle, numbers: dict[Slot, tuple[tuple[int, float], ...]]):
+    def __init__(self, layout: KakuroPuzzle, numbers: dict[Slot, tuple[tuple[int, float], ...]],
+                 purse: Purse | None = None):
         self.layout = layout
+        self.purse = purse
+        self.budget = SEARCH_CONFLICTS if purse is None else max(0, min(SEARCH_CONFLICTS, purse.left))
+        """Most conflicts this search's questions may spend together."""
         self.index = {cell: i for i, cell in enumerate(layout.whites)}
         self.solver = Solver(name=SAT_BACKEND)
         for i in range(len(self.index)):
@@ -136,6 +160,8 @@ class ReadingSolver:
 
     def __exit__(self, *exc) -> None:
         self.solver.delete()
+        if self.purse is not None:
+            self.purse.left -= self.spent
 
     def settle(self) -> Settled:
         """The cheapest reading whose puzzle has exactly one solution (see the module docstring)."""
@@ -145,7 +171,7 @@ class ReadingSolver:
         seen = {start}
         questions = 0
         first_status = None
-        while queue and questions < MAX_QUESTIONS and self.spent < SEARCH_CONFLICTS:
+        while queue and questions < MAX_QUESTIONS and self.spent < self.budget:
             _, picks = heapq.heappop(queue)
             assumptions = [self.options[slot][k][2] for slot, k in zip(slots, picks)]
             questions += 1
@@ -174,7 +200,7 @@ class ReadingSolver:
                 doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
             first_status = first_status or status
             self._queue_moved(slots, picks, doubt, queue, seen)
-        if queue and self.spent >= SEARCH_CONFLICTS:
+        if queue and self.spent >= self.budget:
             self.undecided += 1  # the budget ran out with readings left to ask
         reading = {slot: self.options[slot][0][1] for slot in slots}
         return Settled(reading, first_status or "none", None, questions, undecided=self.undecided)
@@ -187,7 +213,7 @@ class ReadingSolver:
         limit = self._cost(slots, picks) + RIVAL_MARGIN
         self._queue_moved(slots, picks, set(slots), queue, seen)
         asked = 0
-        while queue and asked < budget and self.spent < SEARCH_CONFLICTS:
+        while queue and asked < budget and self.spent < self.budget:
             cost, picks = heapq.heappop(queue)
             if cost > limit:
                 break
@@ -216,7 +242,7 @@ class ReadingSolver:
                     cells = [cell for cell in grid if grid[cell] != differ[cell]]
                     doubt = {(run.clue_cell, run.direction) for cell in cells for run in self.layout.runs_through(cell)}
             self._queue_moved(slots, picks, doubt, queue, seen)
-        if self.spent >= SEARCH_CONFLICTS and queue and queue[0][0] <= limit:
+        if self.spent >= self.budget and queue and queue[0][0] <= limit:
             self.undecided += 1  # the budget ran out before every close reading was asked
         return None, asked
 
@@ -251,8 +277,8 @@ class ReadingSolver:
 
     def _ask(self, assumptions: list[int]) -> bool | None:
         """Whether the clauses hold under ``assumptions``; None when the solver cannot tell within
-        QUESTION_CONFLICTS conflicts or what is left of SEARCH_CONFLICTS."""
-        left = SEARCH_CONFLICTS - self.spent
+        QUESTION_CONFLICTS conflicts or what is left of its budget."""
+        left = self.budget - self.spent
         if left <= 0:
             return None
         before = self.solver.accum_stats()["conflicts"]
