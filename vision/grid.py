@@ -1138,8 +1138,11 @@ def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
 # The stage
 # ---------------------------------------------------------------------------------------------
 
-def find_grid(image: np.ndarray) -> GridFind:
+def find_grid(image: np.ndarray, *, trim_bands: bool = False) -> GridFind:
     """Find the KenKen grid in an RGB (or grey) image: corners, N, rectified square, snapped lines.
+    With ``trim_bands``, when nothing else shows a grid, every outline less a band off one side is
+    probed too (:func:`_trimmed_probes`, BAND_CUT): a last resort for a photo in which no Kakuro was
+    found either (most Kakuro photos show no KenKen grid, and the trimmed probes cost them 0.1–1.5 s).
 
     Raises :class:`NoPuzzleFound` (with a message for people) when no candidate outline shows a
     grid of 3..16 cells with visible lines. (The Kakuro finder probes this outline too; a caller
@@ -1167,7 +1170,9 @@ def find_grid(image: np.ndarray) -> GridFind:
         if probes:  # only a clear grid there beats the faint one (not a faint panel around it)
             flat = [p for p in flat if p.contrast >= FAINT_CONTRAST]
         elif not flat:
-            flat = _completed_probes(levels, quads[len(seen):]) or _trimmed_probes(levels, quads)
+            flat = _completed_probes(levels, quads[len(seen):])
+            if not flat and trim_bands:
+                flat = _trimmed_probes(levels, quads)
     if not probes and not flat:
         raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
     best, notes = choose(probes + flat)
@@ -1240,8 +1245,8 @@ def trimmed(quad: np.ndarray, side: int, share: float) -> np.ndarray:
 def _trimmed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
     """The last resort after :func:`_completed_probes`: the probes of every outline (the photo's and
     the flattened copy's) with BAND_CUT of it cut off one side at a time that find a grid at least
-    COMPLETED_TIDY tidy (see BAND_CUT). About 10 ms a probe, only on photos where nothing else
-    found a grid."""
+    COMPLETED_TIDY tidy (see BAND_CUT). About 10 ms a probe: asked for only when nothing else
+    found a grid, not even a Kakuro's (``find_grid(..., trim_bands=True)``)."""
     cut = [trimmed(order_corners(q), side, BAND_CUT) for q in quads for side in range(4)]
     return [p for p in _probed(levels, cut) if p.tidy >= COMPLETED_TIDY]
 

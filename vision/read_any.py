@@ -78,7 +78,11 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         if kakuro is not None and (kakuro.confident or grid is None):
             return kakuro
         if missing is not None:
-            raise missing
+            with timed_stage(seconds, "grid, last resort"):
+                try:  # no Kakuro either: a grid beside a band its outline took in (grid.BAND_CUT)
+                    grid = find_grid(pixels, trim_bands=True)
+                except NoPuzzleFound:
+                    raise missing from None
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
     else:  # read before the Kakuro look: it counts that look's time too
         kenken = replace(kenken, seconds={**kenken.seconds, "kakuro look": seconds["kakuro look"]})
