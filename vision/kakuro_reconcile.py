@@ -18,9 +18,8 @@ from a priority queue, cheapest first, starting with the best value of every num
 Each question is one incremental SAT call under assumptions, so hundreds are cheap. The search
 stops after MAX_QUESTIONS, or when its questions have spent SEARCH_CONFLICTS conflicts (or what is
 left of the photo's LOOK_CONFLICTS, :class:`Purse`), and then returns the reading as read (its
-status says what is wrong). A question the solver cannot settle
-within QUESTION_CONFLICTS conflicts is left undecided: that reading is dropped, and never called
-unique.
+status says what is wrong). A question the solver cannot settle within QUESTION_CONFLICTS
+conflicts is left undecided: that reading is dropped, and never called unique.
 
 Once a reading is found, the search goes on (every number of that reading also moved to its next
 value) for a *rival*: another reading with exactly one solution that costs at most RIVAL_MARGIN
@@ -55,6 +54,18 @@ Every layout of a KenKen photo looked at as a Kakuro can spend SEARCH_CONFLICTS 
 photo was read in 2 to 12 layouts: the look took up to 12 s (hard k5252-0276: 12 layouts, 660,000
 conflicts). The 180 Kakuro photos of seed 2727 spend at most 3,374 together (kk2727-0161, 7
 layouts), the median 9."""
+FREE_COST = 12.0
+"""Cost of a number whose value none of its readings has (a reading of probability e^-12)."""
+FLOOR = 1e-4
+"""Least probability a reading's value counts with."""
+
+
+UNDECIDED = object()
+"""What :meth:`ReadingSolver._other_grid` returns when the solver could not tell."""
+
+RIVAL_MARGIN = 3.0
+"""A reading with one solution whose cost is within this of the best one's (a probability ratio of
+e^3 ≈ 20) is a close rival: the photo does not settle which of the two it shows."""
 
 
 class Purse:
@@ -68,18 +79,6 @@ class Purse:
     @property
     def empty(self) -> bool:
         return self.left <= 0
-FREE_COST = 12.0
-"""Cost of a number whose value none of its readings has (a reading of probability e^-12)."""
-FLOOR = 1e-4
-"""Least probability a reading's value counts with."""
-
-
-UNDECIDED = object()
-"""What :meth:`ReadingSolver._other_grid` returns when the solver could not tell."""
-
-RIVAL_MARGIN = 3.0
-"""A reading with one solution whose cost is within this of the best one's (a probability ratio of
-e^3 ≈ 20) is a close rival: the photo does not settle which of the two it shows."""
 
 
 @dataclass(frozen=True)
