@@ -2,7 +2,8 @@
 
 Both looks need the KenKen grid finder (:func:`vision.grid.find_grid`): its fitted outline is one of
 the Kakuro finder's candidates, and it is the KenKen reader's first stage. Here it runs once for
-both (it is a third to a half of a KenKen photo's reading time).
+both (it is a third to a half of a KenKen photo's reading time), and once more, probing outlines
+less a band off one side (:data:`vision.grid.BAND_CUT`), only when neither finds a puzzle.
 
 The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
 shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro reading that is not
