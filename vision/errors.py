@@ -7,7 +7,12 @@ class VisionError(Exception):
 
 
 class NoPuzzleFound(VisionError):
-    """No KenKen grid could be found in the image."""
+    """No KenKen grid could be found in the image. ``search``: what the grid finder looked at, when
+    it got that far (for its last resort, :func:`vision.grid.grid_in_bands`), else None."""
+
+    def __init__(self, message: str, search: object | None = None):
+        super().__init__(message)
+        self.search = search
 
 
 class TesseractMissing(VisionError):

@@ -1138,15 +1138,13 @@ def snap_lines(profile: np.ndarray, n: int) -> tuple[float, ...]:
 # The stage
 # ---------------------------------------------------------------------------------------------
 
-def find_grid(image: np.ndarray, *, trim_bands: bool = False) -> GridFind:
+def find_grid(image: np.ndarray) -> GridFind:
     """Find the KenKen grid in an RGB (or grey) image: corners, N, rectified square, snapped lines.
-    With ``trim_bands``, when nothing else shows a grid, every outline less a band off one side is
-    probed too (:func:`_trimmed_probes`, BAND_CUT): a last resort for a photo in which no Kakuro was
-    found either (most Kakuro photos show no KenKen grid, and the trimmed probes cost them 0.1–1.5 s).
 
     Raises :class:`NoPuzzleFound` (with a message for people) when no candidate outline shows a
-    grid of 3..16 cells with visible lines. (The Kakuro finder probes this outline too; a caller
-    that looks for both asks once, :func:`vision.read_any.read_any`.)
+    grid of 3..16 cells with visible lines, holding what was searched when the image was (its
+    ``search``, for the last resort :func:`grid_in_bands`). (The Kakuro finder probes
+    this outline too; a caller that looks for both asks once, :func:`vision.read_any.read_any`.)
     """
     if image is None or image.size == 0 or min(image.shape[:2]) < 32:
         raise NoPuzzleFound("The image is empty or too small to hold a puzzle.")
@@ -1171,14 +1169,45 @@ def find_grid(image: np.ndarray, *, trim_bands: bool = False) -> GridFind:
             flat = [p for p in flat if p.contrast >= FAINT_CONTRAST]
         elif not flat:
             flat = _completed_probes(levels, quads[len(seen):])
-            if not flat and trim_bands:
-                flat = _trimmed_probes(levels, quads)
+    search = _Search(image, levels, tuple(quads), pad, scale)
     if not probes and not flat:
-        raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.")
-    best, notes = choose(probes + flat)
-    corners = (best.corners - pad + 0.5) / scale - 0.5
+        raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.", search)
+    return _found(search, probes + flat, flat)
+
+
+@dataclass(frozen=True, eq=False)
+class _Search:
+    """What :func:`find_grid` searched: the image, the working copy's pyramid (padded by ``pad``,
+    ``scale`` times the image) and every distinct outline it probed (the photo's, then the
+    flattened copy's)."""
+
+    image: np.ndarray
+    levels: list[np.ndarray]
+    quads: tuple[np.ndarray, ...]
+    pad: int
+    scale: float
+
+
+def grid_in_bands(failure: NoPuzzleFound) -> GridFind:
+    """The last resort after :func:`find_grid` raised ``failure``: the outlines it probed, each less
+    BAND_CUT off one side at a time (:func:`_trimmed_probes`), without searching the image again.
+    For a photo in which no Kakuro was found either (most Kakuro photos show no KenKen grid, and
+    these probes cost them 0.1–1.5 s). Raises ``failure`` when none shows a grid (or it holds no
+    search: the image was too small)."""
+    search = failure.search
+    found = _trimmed_probes(search.levels, list(search.quads)) if search is not None else []
+    if not found:
+        raise failure
+    return _found(search, found, found)
+
+
+def _found(search: _Search, probes: list[Probe], flat: list[Probe]) -> GridFind:
+    """The grid of the best of ``probes`` (:func:`choose`) in the searched image; marked
+    ``flattened`` when it is one of ``flat`` (a last resort's, not a plain find)."""
+    best, notes = choose(probes)
+    corners = (best.corners - search.pad + 0.5) / search.scale - 0.5
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
-    found = grid_from_corners(image, corners, best.size, confidence, notes)
+    found = grid_from_corners(search.image, corners, best.size, confidence, notes)
     return replace(found, flattened=True) if any(p is best for p in flat) else found
 
 
@@ -1246,7 +1275,7 @@ def _trimmed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[P
     """The last resort after :func:`_completed_probes`: the probes of every outline (the photo's and
     the flattened copy's) with BAND_CUT of it cut off one side at a time that find a grid at least
     COMPLETED_TIDY tidy (see BAND_CUT). About 10 ms a probe: asked for only when nothing else
-    found a grid, not even a Kakuro's (``find_grid(..., trim_bands=True)``)."""
+    found a grid, not even a Kakuro's (:func:`grid_in_bands`)."""
     cut = [trimmed(order_corners(q), side, BAND_CUT) for q in quads for side in range(4)]
     return [p for p in _probed(levels, cut) if p.tidy >= COMPLETED_TIDY]
 

@@ -2,8 +2,8 @@
 
 Both looks need the KenKen grid finder (:func:`vision.grid.find_grid`): its fitted outline is one of
 the Kakuro finder's candidates, and it is the KenKen reader's first stage. Here it runs once for
-both (it is a third to a half of a KenKen photo's reading time), and once more, probing outlines
-less a band off one side (:data:`vision.grid.BAND_CUT`), only when neither finds a puzzle.
+both (it is a third to a half of a KenKen photo's reading time). When neither finds a puzzle, the
+outlines it probed are probed again less a band off one side (:func:`vision.grid.grid_in_bands`).
 
 The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
 shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro reading that is not
@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
-from .grid import GridFind, find_grid
+from .grid import GridFind, find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, dark_cells
@@ -80,10 +80,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             return kakuro
         if missing is not None:
             with timed_stage(seconds, "grid, last resort"):
-                try:  # no Kakuro either: a grid beside a band its outline took in (grid.BAND_CUT)
-                    grid = find_grid(pixels, trim_bands=True)
-                except NoPuzzleFound:
-                    raise missing from None
+                grid = grid_in_bands(missing)  # no Kakuro either: a grid beside a band its outline took in
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
     else:  # read before the Kakuro look: it counts that look's time too
         kenken = replace(kenken, seconds={**kenken.seconds, "kakuro look": seconds["kakuro look"]})
