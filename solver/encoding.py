@@ -164,11 +164,12 @@ def _layers(cage: Cage, n: int, op: str, guard: int, act: int, top: int) -> tupl
         preds: dict[int, list[int]] = {s2: [] for s2 in ids[j + 1]}
         for s, sv in ids[j].items():
             for v in range(1, n + 1):
-                nxt = ids[j + 1].get(step(s, v))
+                after = step(s, v)
+                nxt = ids[j + 1].get(after)
                 x = var(n, r, c, v)
                 clauses.append((-guard, -sv, -x, nxt) if nxt else (-guard, -sv, -x))
                 if nxt:
-                    preds[step(s, v)].append(sv)
+                    preds[after].append(sv)
         for s2, sv2 in ids[j + 1].items():  # a state needs a predecessor and a digit to reach it
             clauses.append((-guard, -sv2, *preds[s2]))
     return clauses, top
