@@ -697,13 +697,15 @@ def classify_all(model, glyph_sets: list[tuple[np.ndarray, ...]]) -> list[np.nda
 
 
 def read_entries(layout, patches, level, model, flat: tuple[dict, dict] | None = None) -> tuple[Grid | None, dict[Cell, float]]:
-    """Digits written in white cells (None when there are none) and their probabilities. With
+    """Digits written in white cells (None when there are none) and their probabilities, read from
+    their ink without a shadow's edges (:data:`vision.kakuro_cells.ENTRY_KEEP`). With
     ``flat`` (the patches with the light evened out, :func:`vision.kakuro_light.flatten`, and their
     white levels), a glyph that is gone there and reads under SHADOW_ENTRY is a shadow's edge, not
     a digit, and is dropped."""
     rows = max(r for r, _ in patches) + 1
     cols = max(c for _, c in patches) + 1
-    found = {cell: ink for cell in sorted(layout) if (ink := entry_glyph(patches[cell], level[cell])) is not None}
+    found = {cell: ink for cell in sorted(layout)
+             if (ink := entry_glyph(patches[cell], level[cell], shadowless=True)) is not None}
     if not found:
         return None, {}
     probs = classify(model, list(found.values()))[:, 1:]  # digits 1..9
@@ -711,7 +713,8 @@ def read_entries(layout, patches, level, model, flat: tuple[dict, dict] | None =
     grid = [[None] * cols for _ in range(rows)]
     confidence = {}
     for (r, c), p in zip(found, probs):
-        if flat is not None and p.max() < SHADOW_ENTRY and entry_glyph(flat[0][(r, c)], flat[1][(r, c)]) is None:
+        if flat is not None and p.max() < SHADOW_ENTRY and \
+                entry_glyph(flat[0][(r, c)], flat[1][(r, c)], shadowless=True) is None:
             continue
         grid[r][c] = int(np.argmax(p)) + 1
         confidence[(r, c)] = round(float(p.max()), 4)
