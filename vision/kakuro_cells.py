@@ -107,8 +107,8 @@ paper (measured against the white level instead, five of the 21 digits of hard k
 in a shadow were lost). Only when reading (:func:`vision.kakuro.read_entries`): the digit models
 learnt from the whole ink, so a fresh machine fits them as before. Measured 2026-11-28 end to end,
 half-filled hard photos with every entry right and photos with nothing written read without a
-phantom digit: seed 2727 8 -> 12 of 15 and 0 -> 6 of 6, fresh seed 3737 7 -> 9 of 12 and 0 -> 3 of
-3; hand-held (14 of 18, 18 of 20), clean and every board the same. With a 13-pixel closing (the
+phantom digit: seed 2727 8 -> 12 of 15 and 39 -> 45 of 45, fresh seed 3737 7 -> 9 of 12 and 45 ->
+48 of 48; hand-held (14 of 18, 18 of 20), clean and every board the same. With a 13-pixel closing (the
 clue digits'; a first version, against the white level), seed 2727 lost three hand-held photos
 (bold typed digits broken at their joins)."""
 TRAINING_PUZZLES = 1200
