@@ -8,7 +8,9 @@ Algorithm, per cell:
    heights) high whose centre
    lies in the cell's middle is the digit; components overlapping it in x join it (broken pen
    strokes). Clue labels and pencil candidates are smaller than BIG, so they are ignored. A glyph
-   that fades when the paper is estimated by a closing is a shadow's edge and no digit (SHADOW_STEP).
+   that fades when the paper is estimated by a closing is a shadow's edge and no digit (SHADOW_STEP);
+   the pixels of a digit's glyph that fade so are a shadow's edge crossing it, and are taken off
+   (SHADOW_KEEP).
 3. *Classify*: the glyph's ink, centred in a square window of its height and resized to 16×16,
    plus its aspect, stroke density and darkness, goes to a small perceptron (:class:`vision.mlp.Mlp`)
    fit on cells our renderer draws: typed and handwritten digits of every style and pen, with
@@ -116,8 +118,10 @@ def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
 def cell_digit_glyph(grid: GridFind, cell: Cell, shadow_steps: bool = False, faint: bool = False) -> np.ndarray | None:
     """:func:`digit_glyph` of the grid's cell, from the ink and label the clue reader worked out;
     when that ink shows no big digit, or with ``faint``, from the digit area's own fainter ink (see
-    FAINT). None also when the glyph is a shadow's edge (SHADOW_STEP), unless ``shadow_steps``
-    (training: the model's NONE class learns from them too)."""
+    FAINT); when that shows none either, from the cell's ink less a shadow's edges (SHADOW_KEEP).
+    None also when the glyph is a shadow's edge (SHADOW_STEP), unless ``shadow_steps`` (training:
+    the model's NONE class learns from them too). The glyph comes without the pixels a shadow's
+    edge crossing the digit put there (SHADOW_KEEP)."""
     labels, stats, lines = cell_ink(grid, cell)
     dark, label = cell_patch(grid, cell), label_glyphs(grid, cell)
     closed = closed_patch(grid, cell)

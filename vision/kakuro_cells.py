@@ -27,7 +27,8 @@ Algorithm:
    is no ink; each view has its own models (step 5 and 6, fitted on glyphs cut its way), and the
    reader averages the two readings (:func:`vision.kakuro.read_numbers`).
 4. *Entry glyph* (:func:`entry_glyph`): in a white cell, the tallest dark component near the middle
-   at least ENTRY_HEIGHT of the cell high.
+   at least ENTRY_HEIGHT of the cell high; when reading, of the ink less a shadow's edges
+   (ENTRY_KEEP).
 5. *Classify* (:func:`digit_model`): every glyph, centred in a square of its larger side and
    resized to 16×16, plus its aspect and ink density, goes to a small perceptron
    (:mod:`vision.mlp`) and its image to a small convolutional network (:class:`DigitModel`), both
