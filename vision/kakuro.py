@@ -37,7 +37,7 @@ from solver.puzzle import Cell, Grid, PuzzleError, cell_name
 from .errors import NoPuzzleFound
 from .image_io import load_image
 from .kakuro_cells import (CLUE_DIAGONAL, DIFFERENT_STEP, figure_tone, DigitModel, NumberGlyphs, cell_patches, cell_tones, classify, clue_glyphs, diagonal_strength,
-                           digit_model, entry_glyph, number_alternatives, number_model, segmentations, white_by_steps, whole_features,
+                           digit_model, entry_glyph, entry_white, number_alternatives, number_model, segmentations, white_by_steps, whole_features,
                            boundary_steps, white_probabilities, TONE_WEIGHT, TRUSTED_TONE_WEIGHT)
 from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
 from .kakuro_light import flatten
@@ -698,14 +698,16 @@ def classify_all(model, glyph_sets: list[tuple[np.ndarray, ...]]) -> list[np.nda
 
 def read_entries(layout, patches, level, model, flat: tuple[dict, dict] | None = None) -> tuple[Grid | None, dict[Cell, float]]:
     """Digits written in white cells (None when there are none) and their probabilities, read from
-    their ink without a shadow's edges (:data:`vision.kakuro_cells.ENTRY_KEEP`). With
+    their ink against the cell's own paper (:func:`vision.kakuro_cells.entry_white`) without a
+    shadow's edges (:data:`vision.kakuro_cells.ENTRY_KEEP`). With
     ``flat`` (the patches with the light evened out, :func:`vision.kakuro_light.flatten`, and their
     white levels), a glyph that is gone there and reads under SHADOW_ENTRY is a shadow's edge, not
     a digit, and is dropped."""
     rows = max(r for r, _ in patches) + 1
     cols = max(c for _, c in patches) + 1
+    whites = {cell: entry_white(patches[cell], level[cell]) for cell in layout}
     found = {cell: ink for cell in sorted(layout)
-             if (ink := entry_glyph(patches[cell], level[cell], shadowless=True)) is not None}
+             if (ink := entry_glyph(patches[cell], whites[cell], shadowless=True)) is not None}
     if not found:
         return None, {}
     probs = classify(model, list(found.values()))[:, 1:]  # digits 1..9

@@ -112,6 +112,14 @@ phantom digit: seed 2727 8 -> 12 of 15 and 39 -> 45 of 45, fresh seed 3737 7 -> 
 48 of 48; hand-held (14 of 18, 18 of 20), clean and every board the same. With a 13-pixel closing (the
 clue digits'; a first version, against the white level), seed 2727 lost three hand-held photos
 (bold typed digits broken at their joins)."""
+ENTRY_PAPER = 90
+"""Percentile of a white cell's grey taken as its own paper when it is lighter than the white level
+fitted over the grid (:func:`entry_white`): under a broad shadow that level came out far darker
+than the paper (hand-held kk2727-0012: 100 against the paper's 166), so the pen digits there were
+no ink at all, and twelve of them were missed. Measured 2026-11-28 end to end (with ENTRY_KEEP),
+half-filled photos with every entry right: seed 2727 hand-held 14 -> 15 of 18, hard 12 -> 13 of
+15; seed 3737 hand-held 18 of 20 as before, hard 9 -> 11 of 12; entries listed wrong 22 -> 10 and
+15 -> 12; no board changed (the 75th percentile, the tone's: 15, 12, 18, 10)."""
 TRAINING_PUZZLES = 1200
 """Drawn and photographed Kakuro the digit model learns from. Digits of hard photos (160 other
 training Kakuro) read right by the model fitted on 75, 150, 300 and 600 of them: 94.2%, 95.4%,
@@ -618,6 +626,13 @@ def entry_glyph(patch: np.ndarray, white: float, shadowless: bool = False) -> np
     y0 = min(stats[j, 1] for j in keep)
     y1 = max(stats[j, 1] + stats[j, 3] for j in keep)
     return np.where(np.isin(labels[y0:y1, x0:x1], keep), ink[y0:y1, x0:x1], 0).astype(np.float32)
+
+
+def entry_white(patch: np.ndarray, level: float) -> float:
+    """The white a written digit in this white cell stands out from: the cell's white ``level`` (see
+    :func:`cell_tones`), or its own paper (the ENTRY_PAPER percentile of its grey inside the edges)
+    when that is lighter."""
+    return max(level, float(np.percentile(patch[EDGE:-EDGE, EDGE:-EDGE], ENTRY_PAPER)))
 
 
 def _without_shadow_edges(patch: np.ndarray, ink: np.ndarray) -> np.ndarray:
