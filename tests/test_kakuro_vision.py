@@ -660,25 +660,32 @@ def test_the_clearer_lattice_rule_needs_twice_the_contrast():
     assert _chosen([clear]) is clear
 
 
+def _true_cells(seed: int, index: int, folder) -> tuple:
+    """``(truth, patches, level, layout)`` of photo ``index`` of `kensnap corpus --kakuro --count 180
+    --seed SEED` made again: its Kakuro, the cell patches cut from its true corners, their white
+    levels, and its true white cells."""
+    from ui.corpus_kakuro import plan_kakuro
+    from vision.kakuro_grid import grid_from_corners
+    spec = plan_kakuro(180, seed)[index]
+    image = _tuning_photo(spec, folder)
+    item = json.loads((folder / f"{spec.id}.json").read_text())
+    truth = kakuro_from_json(item["truth"])
+    patches = cell_patches(grid_from_corners(image, np.array(item["corners"]), truth.rows, truth.cols))
+    _, level = cell_tones(patches)
+    layout = frozenset((r, c) for r in range(truth.rows) for c in range(truth.cols) if truth.grid[r][c] == ".")
+    return truth, patches, level, layout
+
+
 def test_a_shadows_edge_in_a_white_cell_is_no_written_digit(tmp_path):
     # Once-fresh kk5150-0043 (hard, half-filled, 21 digits written): with the true corners and layout,
     # 15 empty white cells were read as holding a digit (a shadow's edge across them); their ink is
     # gone once the light is evened out, and it read unsurely; it is also gone against the local
     # paper (ENTRY_KEEP), so it is no glyph at all now. The written digits stay.
-    from ui.corpus_kakuro import plan_kakuro
     from vision.kakuro import read_entries
     from vision.kakuro_cells import digit_model, entry_glyph
-    from vision.kakuro_grid import grid_from_corners
-    spec = plan_kakuro(180, 5150)[43]
-    image = _tuning_photo(spec, tmp_path)
-    item = json.loads((tmp_path / f"{spec.id}.json").read_text())
-    truth = kakuro_from_json(item["truth"])
-    grid = grid_from_corners(image, np.array(item["corners"]), truth.rows, truth.cols)
-    patches = cell_patches(grid)
-    _, level = cell_tones(patches)
+    truth, patches, level, layout = _true_cells(5150, 43, tmp_path)
     flat = flatten(patches)
     _, flat_level = cell_tones(flat)
-    layout = frozenset((r, c) for r in range(truth.rows) for c in range(truth.cols) if truth.grid[r][c] == ".")
     written = {(r, c) for r in range(truth.rows) for c in range(truth.cols) if truth.entries[r][c]}
     edges = {cell for cell in layout - written if entry_glyph(patches[cell], level[cell]) is not None}
     assert len(edges) >= 10  # against the cell's one white level, the edge is ink as tall as a digit
@@ -697,18 +704,9 @@ def test_digits_under_a_broad_shadow_stand_out_from_their_own_paper(tmp_path):
     # shadow over the top rows, and the white level fitted over the grid came out far darker than
     # the paper there (100 against 166), so the pen digits of rows 2-5 were no ink and 12 of them
     # were missed. Against the cell's own paper (entry_white) they are read.
-    from ui.corpus_kakuro import plan_kakuro
     from vision.kakuro import read_entries
     from vision.kakuro_cells import digit_model, entry_white
-    from vision.kakuro_grid import grid_from_corners
-    spec = plan_kakuro(180, 2727)[12]
-    image = _tuning_photo(spec, tmp_path)
-    item = json.loads((tmp_path / f"{spec.id}.json").read_text())
-    truth = kakuro_from_json(item["truth"])
-    grid = grid_from_corners(image, np.array(item["corners"]), truth.rows, truth.cols)
-    patches = cell_patches(grid)
-    _, level = cell_tones(patches)
-    layout = frozenset((r, c) for r in range(truth.rows) for c in range(truth.cols) if truth.grid[r][c] == ".")
+    truth, patches, level, layout = _true_cells(2727, 12, tmp_path)
     top = [(r, c) for r in range(1, 5) for c in range(truth.cols) if truth.entries[r][c]]
     assert len(top) >= 12
     assert sum(entry_white(patches[cell], level[cell]) > level[cell] + 30 for cell in top) >= 8
