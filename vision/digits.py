@@ -39,7 +39,7 @@ from .clues import (CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch,
                     kept_on_closing, label_glyphs, rectify)
 from .quantiles import quantile
 from .model import Cell, DigitReading, GridFind
-from .glyphs import cache_dir, degrade, jittered, load_or_fit, training_puzzle
+from .glyphs import cache_dir, degrade, grown_within, jittered, load_or_fit, training_puzzle
 from .mlp import Mlp, fit_mlp, gather_rows
 
 MODEL_VERSION = "big-digits-v9"
@@ -139,8 +139,7 @@ def _shadow_kept(ink: np.ndarray, closed: np.ndarray) -> np.ndarray:
     """Where ``ink`` (darkness, zero off the ink) keeps at least SHADOW_KEEP of its darkness on the
     ``closed`` patch cut to the same place, grown by a pixel within the ink (a stroke's soft edge)."""
     on = ink > 0
-    kept = on & (closed >= SHADOW_KEEP * ink)
-    return cv2.dilate(kept.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & on
+    return grown_within(on & (closed >= SHADOW_KEEP * ink), on)
 
 
 def _shadowless_ink(dark: np.ndarray, closed: np.ndarray, ink: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -260,7 +259,7 @@ def _without_faint_attachments(ink: np.ndarray) -> np.ndarray:
     if strokes.size == 0:
         return ink
     strong = ink >= SHADOW_TRIM * float(np.percentile(strokes, 95))
-    keep = cv2.dilate(strong.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & (ink > 0)
+    keep = grown_within(strong, ink > 0)
     rows, cols = np.flatnonzero(keep.any(1)), np.flatnonzero(keep.any(0))
     if len(rows) * len(cols) > SHADOW_BOX * ink.size:
         return ink  # nothing joined to the digit: its own faint edges stay as the model learnt them

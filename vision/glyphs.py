@@ -24,6 +24,12 @@ DIGIT_CLASSES = tuple("0123456789")
 CLUE_CLASSES = DIGIT_CLASSES + OPERATORS
 
 
+def grown_within(mask: np.ndarray, within: np.ndarray) -> np.ndarray:
+    """``mask`` grown by one pixel (8-neighbours), kept inside ``within`` (both boolean): the ink a
+    glyph keeps once something is taken off it, with its strokes' soft edge given back."""
+    return cv2.dilate(mask.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & within
+
+
 @dataclass(frozen=True, eq=False)
 class Glyph:
     """One glyph cut from a cell patch: its box and its ink (darkness 0..1, zero off the glyph)."""

@@ -56,7 +56,7 @@ from .bend import band_profile, bend_field
 from .kakuro_grid import KakuroGridFind
 from .convnet import ConvNet, fit_convnet
 from .mlp import Mlp, fit_mlp, gather_rows
-from .glyphs import cache_dir, load_or_fit
+from .glyphs import cache_dir, grown_within, load_or_fit
 
 MODEL_VERSION = "kakuro-digits-v17"
 LOCAL_MODEL_VERSION = "kakuro-digits-local-v1"
@@ -644,9 +644,7 @@ def _without_shadow_edges(patch: np.ndarray, ink: np.ndarray) -> np.ndarray:
     paper = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel)
     local = np.clip((paper - grey) / np.maximum(30.0, 0.7 * paper), 0.0, 1.0)
     on = ink > ENTRY_INK
-    kept = on & (local >= ENTRY_KEEP * ink)
-    kept = cv2.dilate(kept.astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool) & on
-    return np.where(kept, ink, 0).astype(np.float32)
+    return np.where(grown_within(on & (local >= ENTRY_KEEP * ink), on), ink, 0).astype(np.float32)
 
 
 def _number(ink: np.ndarray) -> NumberGlyphs | None:
