@@ -156,8 +156,16 @@ the top row's labels fell outside; k6161-0167, a web 5×5 on a white card read a
 Only a shrunk probe that finds a grid no other probe found (a corner INSET_MOVED cells away, or
 another N) joins the choice, and not one with fewer cells of the same side (within INSET_SAME_CELL): that is the
 same grid less its outer row and column, which an untidy hard photo's grid had scored below
-(k7474-0188, a 9×9 read as an 8×8)."""
+(k7474-0188, a 9×9 read as an 8×8: contrast 0.084 against 0.077) — unless its lines stand out
+CLEARER_INNER times as much and its cells are that much tidier (hard k7474-0115, an app's 8×8 half
+under a hard shadow, outlined with the shadow's edge as an untidy 9×9 at contrast 0.046: shrunk,
+the 8×8 at 0.068, and without it a 4×4 won)."""
 INSET_MOVED, INSET_SAME_CELL = 0.2, 0.15
+COARSE_CUT = 0.3 * CLUTTER_LIMIT
+"""A coarser comb whose cells are cut by long lines this much (see :func:`clutter`) is no grid of its
+own, whatever the finer comb's extra lines measure (:func:`count_cells`). It was half CLUTTER_LIMIT:
+a web 6×6 with faint lines and heavy cage walls on every other line (hand-held k8383-0149) was read
+as a 3×3 at 0.18, its extra lines' median 0.46 of the shared ones'; real grids show 0.02-0.08."""
 FINER_CLEAR = 2 / 3
 """A finer comb (2N cells over N) standing out less than this fraction of the coarser one's contrast
 has its extra lines measured in the coarser comb's profiles (see :func:`count_cells`): a column of
@@ -704,7 +712,7 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
             # a line OPEN_CELLS of its cell long): a grid line runs on, a column of big digits does not.
             x0, x1, y0, y1 = spans[n]
             inner = (_inner_lines(cols[m - MIN_N], x0, x1, n), _inner_lines(rows[m - MIN_N], y0, y1, n))
-        if not lines_between(inner, n // m) and clutter(widened, lo, hi, spans[m], m) < 0.5 * CLUTTER_LIMIT:
+        if not lines_between(inner, n // m) and clutter(widened, lo, hi, spans[m], m) < COARSE_CUT:
             n = m  # the finer comb's extra lines are digit strokes, not lines
     return n, float(best), contrasts[n], spans[n], firmness(*comb_lines[n])
 
@@ -934,8 +942,7 @@ def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
     one is taken instead (CLEARER_INNER). Among grids of similar score and size that do not
     overlap (a puzzle beside its solved copy) the one with the least ink in its cell centres wins."""
     best = max(probes, key=lambda p: p.score)
-    inner = [p for p in probes if p.contrast >= CLEARER_INNER * best.contrast and p.tidy >= CLEARER_INNER * best.tidy
-             and _inside(p.corners, best.corners)]
+    inner = [p for p in probes if _clearer(p, best) and _inside(p.corners, best.corners)]
     if inner:  # the frame around a grid read as a coarser, untidy grid: the clear grid inside it
         best = max(inner, key=lambda p: p.score)
     twins = [p for p in probes if p.score >= TWIN_SCORE * best.score and p.size == best.size
@@ -1228,12 +1235,18 @@ def _inset_probes(levels: list[np.ndarray], probes: list[Probe]) -> list[Probe]:
             continue
         cell = _cell_side(p)
         for q in _probed(levels, [inset(p.quad, share) for share in INSETS]):
-            if q.size < p.size and abs(_cell_side(q) / cell - 1) < INSET_SAME_CELL:
+            if q.size < p.size and abs(_cell_side(q) / cell - 1) < INSET_SAME_CELL and not _clearer(q, p):
                 continue  # the same lattice less its outer cells
             if not any(o.size == q.size and np.linalg.norm(q.corners - o.corners, axis=1).max() < INSET_MOVED * _cell_side(o)
                        for o in probes + found):
                 found.append(q)
     return found
+
+
+def _clearer(a: Probe, b: Probe) -> bool:
+    """Whether probe ``a``'s lines stand out CLEARER_INNER times as much as ``b``'s and its cells are
+    that much tidier."""
+    return a.contrast >= CLEARER_INNER * b.contrast and a.tidy >= CLEARER_INNER * b.tidy
 
 
 def completions(quad: np.ndarray) -> list[np.ndarray]:
