@@ -474,3 +474,16 @@ def test_a_clearer_grid_found_shrunk_is_not_taken_for_the_same_less_its_outer_ce
     truth = json.loads(path.read_text())
     assert truth["truth"]["size"] == 8
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
+
+
+def test_a_grid_found_again_far_more_clearly_when_shrunk_joins_the_choice(tmp_path):
+    # Hard app photo k6464-0115 (a 5×5, 288×216 px): its outline's probe found the 5×5 only faintly
+    # (contrast 0.02, untidy), shrunk it stood out at 0.149; the shrunk probe was dropped as the
+    # same grid found already, and a 3×3 in the grid's corner won (INSET_BETTER).
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 6464)[115], tmp_path)
+    truth = json.loads(path.read_text())
+    assert truth["truth"]["size"] == 5
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)

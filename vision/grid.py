@@ -161,6 +161,11 @@ CLEARER_INNER times as much and its cells are that much tidier (hard k7474-0115,
 under a hard shadow, outlined with the shadow's edge as an untidy 9×9 at contrast 0.046: shrunk,
 the 8×8 at 0.068, and without it a 4×4 won)."""
 INSET_MOVED, INSET_SAME_CELL = 0.2, 0.15
+INSET_BETTER = 2.0
+"""A shrunk probe that finds a grid a probe already found (see INSETS) still joins the choice when
+it scores more than this many times as much: the same corners, measured clearly. Hard app photo
+k6464-0115 (a 5×5, 288×216 px): its outline's probe found the 5×5 at contrast 0.02, tidy 0.27
+(score 1.3), shrunk at 0.149 and 0.80 (55); dropped as found already, a 3×3 in its corner won."""
 COARSE_CUT = 0.3 * CLUTTER_LIMIT
 """A coarser comb whose cells are cut by long lines this much (see :func:`clutter`) is no grid of its
 own, whatever the finer comb's extra lines measure (:func:`count_cells`). It was half CLUTTER_LIMIT:
@@ -1227,8 +1232,8 @@ def inset(quad: np.ndarray, share: float) -> np.ndarray:
 
 def _inset_probes(levels: list[np.ndarray], probes: list[Probe]) -> list[Probe]:
     """Probes of the untidy ``probes``' candidates shrunk by INSETS that find a grid no probe found (a
-    corner INSET_MOVED cells or more away, or another N): one that finds a grid again, a pixel
-    off, would only stir the choice among near-equals."""
+    corner INSET_MOVED cells or more away, or another N) or find it scoring INSET_BETTER times as
+    much: one that finds a grid again, a pixel off, would only stir the choice among near-equals."""
     found = []
     for p in probes:
         if p.tidy >= INSET_TIDY:
@@ -1238,7 +1243,7 @@ def _inset_probes(levels: list[np.ndarray], probes: list[Probe]) -> list[Probe]:
             if q.size < p.size and abs(_cell_side(q) / cell - 1) < INSET_SAME_CELL and not _clearer(q, p):
                 continue  # the same lattice less its outer cells
             if not any(o.size == q.size and np.linalg.norm(q.corners - o.corners, axis=1).max() < INSET_MOVED * _cell_side(o)
-                       for o in probes + found):
+                       and q.score <= INSET_BETTER * o.score for o in probes + found):
                 found.append(q)
     return found
 
