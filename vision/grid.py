@@ -690,7 +690,7 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
     each picked from its ``options`` (see :func:`border_options`) so the comb fits best, and how
     firm its borders are (their strength over the inner lines', at most 1). A passing N that is a
     multiple of a smaller passing one must show lines between the coarser comb's (see
-    :func:`lines_between`) unless the coarser one's cells are cut by long lines (:func:`clutter`:
+    :func:`lines_between`) unless the coarser one's cells are cut by long lines (COARSE_CUT, :func:`clutter`:
     thin lines beside thick cage walls are weaker, but they are lines). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
     contrasts, spans, comb_lines = {}, {}, {}
     widened = widen(dark)
