@@ -450,40 +450,21 @@ def test_a_big_pen_digits_foot_beside_a_thin_line_is_no_wall():
     assert partition(cages_from_walls(found.size, walls)) == partition(cages)
 
 
-def test_heavy_walls_on_every_other_line_of_a_faint_grid_are_no_coarser_grid(tmp_path):
-    # Hand-held web k8383-0149 (a 6×6 with faint thin lines, its heavy cage walls on the lines a
-    # 3×3 would have): the 6×6's extra lines measured 0.46 of the shared ones, under half, and the
-    # 3×3's cells, cut by long lines at 0.18 (COARSE_CUT), passed for tidy, so it was read as a 3×3.
+@pytest.mark.parametrize("seed, index, n", [(8383, 149, 6), (7474, 115, 8), (6464, 115, 5)])
+def test_a_grid_is_not_read_with_another_number_of_cells(seed, index, n, tmp_path):
+    # Hand-held web k8383-0149 (a 6×6 with faint thin lines, its heavy cage walls on the lines a 3×3
+    # would have): the 6×6's extra lines measured 0.46 of the shared ones, under half, and the 3×3's
+    # cells, cut by long lines at 0.18 (COARSE_CUT), passed for tidy: read as a 3×3.
+    # Hard app photo k7474-0115 (an 8×8 half under a hard shadow): outlined along the shadow's edge
+    # as an untidy 9×9 (contrast 0.046, tidy 0.24); shrunk, the 8×8 showed at 0.068 and 0.83, but
+    # was dropped as the 9×9 less its outer cells (grid._clearer), and a 4×4 won.
+    # Hard app photo k6464-0115 (a 5×5, 288×216 px): its outline's probe found the 5×5 faintly
+    # (contrast 0.02, untidy), shrunk at 0.149; the shrunk probe was dropped as a grid found
+    # already (INSET_BETTER), and a 3×3 in the grid's corner won.
     from ui.corpus import plan, write_item
     from vision.image_io import load_image
 
-    path = write_item(plan(300, 8383)[149], tmp_path)
+    path = write_item(plan(300, seed)[index], tmp_path)
     truth = json.loads(path.read_text())
-    assert truth["truth"]["size"] == 6
-    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
-
-
-def test_a_clearer_grid_found_shrunk_is_not_taken_for_the_same_less_its_outer_cells(tmp_path):
-    # Hard app photo k7474-0115 (an 8×8 half under a hard shadow): its outline ran along the shadow's
-    # edge and read as an untidy 9×9 (contrast 0.046, tidy 0.24); shrunk, the 8×8 showed at 0.068
-    # and 0.83, but was dropped as the 9×9 less its outer cells, and a 4×4 won.
-    from ui.corpus import plan, write_item
-    from vision.image_io import load_image
-
-    path = write_item(plan(300, 7474)[115], tmp_path)
-    truth = json.loads(path.read_text())
-    assert truth["truth"]["size"] == 8
-    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
-
-
-def test_a_grid_found_again_far_more_clearly_when_shrunk_joins_the_choice(tmp_path):
-    # Hard app photo k6464-0115 (a 5×5, 288×216 px): its outline's probe found the 5×5 only faintly
-    # (contrast 0.02, untidy), shrunk it stood out at 0.149; the shrunk probe was dropped as the
-    # same grid found already, and a 3×3 in the grid's corner won (INSET_BETTER).
-    from ui.corpus import plan, write_item
-    from vision.image_io import load_image
-
-    path = write_item(plan(300, 6464)[115], tmp_path)
-    truth = json.loads(path.read_text())
-    assert truth["truth"]["size"] == 5
+    assert truth["truth"]["size"] == n
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
