@@ -156,10 +156,11 @@ the top row's labels fell outside; k6161-0167, a web 5×5 on a white card read a
 Only a shrunk probe that finds a grid no other probe found (a corner INSET_MOVED cells away, or
 another N) joins the choice, and not one with fewer cells of the same side (within INSET_SAME_CELL): that is the
 same grid less its outer row and column, which an untidy hard photo's grid had scored below
-(k7474-0188, a 9×9 read as an 8×8: contrast 0.084 against 0.077) — unless its lines stand out
-CLEARER_INNER times as much and its cells are that much tidier (hard k7474-0115, an app's 8×8 half
-under a hard shadow, outlined with the shadow's edge as an untidy 9×9 at contrast 0.046: shrunk,
-the 8×8 at 0.068, and without it a 4×4 won)."""
+(k7474-0188, a 9×9 read as an 8×8; shrunk by 3 % its outline showed the 9×9 again, by 6 % the 8×8)
+— unless no shrunk probe of that outline finds its N again: then the N came from a false outer row
+and column, a hard shadow's edge along the grid (hard k7474-0115, an app's 8×8 half under a shadow,
+outlined along its edge as an untidy 9×9, shrunk a clear 8×8, and without it a 4×4 won; hard
+k6161-0115 and k4646-0188, 9×9 grids read as 10×10)."""
 INSET_MOVED, INSET_SAME_CELL = 0.2, 0.15
 INSET_BETTER = 2.0
 """A shrunk probe that finds a grid a probe already found (see INSETS) still joins the choice when
@@ -947,7 +948,8 @@ def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
     one is taken instead (CLEARER_INNER). Among grids of similar score and size that do not
     overlap (a puzzle beside its solved copy) the one with the least ink in its cell centres wins."""
     best = max(probes, key=lambda p: p.score)
-    inner = [p for p in probes if _clearer(p, best) and _inside(p.corners, best.corners)]
+    inner = [p for p in probes if p.contrast >= CLEARER_INNER * best.contrast and p.tidy >= CLEARER_INNER * best.tidy
+             and _inside(p.corners, best.corners)]
     if inner:  # the frame around a grid read as a coarser, untidy grid: the clear grid inside it
         best = max(inner, key=lambda p: p.score)
     twins = [p for p in probes if p.score >= TWIN_SCORE * best.score and p.size == best.size
@@ -1239,19 +1241,15 @@ def _inset_probes(levels: list[np.ndarray], probes: list[Probe]) -> list[Probe]:
         if p.tidy >= INSET_TIDY:
             continue
         cell = _cell_side(p)
-        for q in _probed(levels, [inset(p.quad, share) for share in INSETS]):
-            if q.size < p.size and abs(_cell_side(q) / cell - 1) < INSET_SAME_CELL and not _clearer(q, p):
+        shrunk = _probed(levels, [inset(p.quad, share) for share in INSETS])
+        again = any(q.size == p.size for q in shrunk)  # its N is the outline's own, not a false row
+        for q in shrunk:
+            if q.size < p.size and abs(_cell_side(q) / cell - 1) < INSET_SAME_CELL and again:
                 continue  # the same lattice less its outer cells
             if not any(o.size == q.size and np.linalg.norm(q.corners - o.corners, axis=1).max() < INSET_MOVED * _cell_side(o)
                        and q.score <= INSET_BETTER * o.score for o in probes + found):
                 found.append(q)
     return found
-
-
-def _clearer(a: Probe, b: Probe) -> bool:
-    """Whether probe ``a``'s lines stand out CLEARER_INNER times as much as ``b``'s and its cells are
-    that much tidier."""
-    return a.contrast >= CLEARER_INNER * b.contrast and a.tidy >= CLEARER_INNER * b.tidy
 
 
 def completions(quad: np.ndarray) -> list[np.ndarray]:
