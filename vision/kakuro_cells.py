@@ -597,10 +597,12 @@ def diagonal_strength(patch: np.ndarray) -> float:
     return float(min(means) / (np.median(diff[rest]) + 2.0))
 
 
-def written_ink(patch: np.ndarray, white: float) -> np.ndarray:
-    """Darkness under ``white`` (the paper's tone there), 0 at the paper and 1 at 0.7 of its tone or
-    darker (float32): how written and printed figures stand out (compared with ENTRY_INK)."""
-    return np.clip((white - patch) / max(30.0, 0.7 * white), 0.0, 1.0).astype(np.float32)
+def written_ink(patch: np.ndarray, white: float | np.ndarray) -> np.ndarray:
+    """Darkness under ``white`` (the paper's tone there: one level, or one per pixel), 0 at the paper
+    and 1 at 0.7 of its tone or darker (float32): how written and printed figures stand out
+    (compared with ENTRY_INK)."""
+    scale = np.maximum(30.0, 0.7 * white) if np.ndim(white) else max(30.0, 0.7 * white)
+    return np.clip((white - patch) / scale, 0.0, 1.0).astype(np.float32)
 
 
 def entry_glyph(patch: np.ndarray, white: float, shadowless: bool = False) -> np.ndarray | None:
@@ -641,8 +643,7 @@ def _without_shadow_edges(patch: np.ndarray, ink: np.ndarray) -> np.ndarray:
     back by a pixel within the ink (a stroke's soft edge)."""
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ENTRY_LOCAL_FILL, ENTRY_LOCAL_FILL))
     grey = patch.astype(np.float32)
-    paper = cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel)
-    local = np.clip((paper - grey) / np.maximum(30.0, 0.7 * paper), 0.0, 1.0)
+    local = written_ink(grey, cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel))
     on = ink > ENTRY_INK
     return np.where(grown_within(on & (local >= ENTRY_KEEP * ink), on), ink, 0).astype(np.float32)
 
