@@ -22,9 +22,9 @@ from solver.puzzle import Grid
 
 from . import cages as cage_stage
 from . import clues as clue_stage
-from .grid import find_grid
 from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
+from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, widened
 from .reconcile import Change, reconcile
 
@@ -88,8 +88,9 @@ class Reading:
 def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool = False,
          grid: GridFind | None = None, seconds: dict[str, float] | None = None) -> Reading:
     """Read the puzzle in ``image`` (a path, raw bytes, or an RGB array); ``grid`` is what
-    :func:`vision.grid.find_grid` found in it, when the caller already asked (it is not asked
-    again), and ``seconds`` the times of what the caller did before (counted in the reading's).
+    :func:`vision.polarity.find_grid_any_polarity` found in it, when the caller already asked (it
+    is not asked again; a light-on-dark page is read in negative, see :mod:`vision.polarity`), and
+    ``seconds`` the times of what the caller did before (counted in the reading's).
 
     Raises ImageError for a file that is not a usable image, NoPuzzleFound when no grid is found,
     TesseractMissing when OCR is needed and not installed.
@@ -100,7 +101,7 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         pixels = image if isinstance(image, np.ndarray) else load_image(image)
     if grid is None:
         with clock("grid"):
-            grid = find_grid(pixels)
+            grid = find_grid_any_polarity(pixels)[1]
     with clock("cages"):
         walls = cage_stage.find_walls(grid)
         presence = clue_stage.clue_presence(grid)

@@ -35,14 +35,14 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
-from .grid import GridFind, find_grid, grid_in_bands
+from .grid import grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
-from .kakuro_grid import DARK_SHARE, dark_cells
+from .kakuro_grid import DARK_SHARE, block_share
+from .polarity import find_grid_any_polarity
 from .read import Reading, read, timed_stage
 
 
@@ -61,7 +61,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     missing: NoPuzzleFound | None = None
     with timed_stage(seconds, "grid"):
         try:
-            grid = find_grid(pixels)
+            pixels, grid = find_grid_any_polarity(pixels)  # the negative of a light-on-dark page
         except NoPuzzleFound as err:
             grid, missing = None, err
     kenken = None
@@ -113,13 +113,6 @@ def _kenken_rather(kenken: Reading, kakuro: KakuroReading) -> bool:
 def _share(changes: tuple, clues: tuple) -> float:
     """The share of the clues read (KenKen cages, Kakuro sums) that the solver changed."""
     return len(changes) / max(1, len(clues))
-
-
-def block_share(grid: GridFind) -> float:
-    """The share of the KenKen grid's cells that are dark like a Kakuro's blocks
-    (:func:`vision.kakuro_grid.dark_cells`, in the grid's own lines)."""
-    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
-    return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y)).mean())
 
 
 def _verdict(reading: Reading | KakuroReading) -> str:

@@ -1,0 +1,55 @@
+"""Dark-mode screenshots (light print on a dark page) are read in negative; printed pages are not."""
+import numpy as np
+import pytest
+
+from solver.generator import GeneratorOptions, generate
+from ui.render import render
+from vision.polarity import DARK_MODE_NOTE, find_grid_any_polarity, line_contrast
+from vision.read import read
+
+
+def dark_mode(image: np.ndarray) -> np.ndarray:
+    """The look of an app's dark mode: the page near black (18), the print light (230)."""
+    return (18 + (255 - image.astype(np.float32)) * (212 / 255)).astype(np.uint8)
+
+
+@pytest.mark.parametrize("style, size, seed", [("newspaper", 6, 2), ("app", 9, 3), ("web", 4, 1), ("app", 6, 2)])
+def test_a_dark_mode_screenshot_reads_like_its_light_one(style, size, seed):
+    made = generate(GeneratorOptions(size=size), seed)
+    image = render(made.puzzle, style, seed=seed, cell_px=60).image
+    light, dark = read(image), read(dark_mode(image))
+    assert set(light.puzzle.cages) == set(made.puzzle.cages) and light.confident
+    assert DARK_MODE_NOTE not in light.notes
+    assert set(dark.puzzle.cages) == set(made.puzzle.cages) and dark.confident
+    assert DARK_MODE_NOTE in dark.notes
+    assert dark.solution == made.solution
+
+
+def test_the_grid_is_found_in_the_negative_only_for_a_dark_page():
+    made = generate(GeneratorOptions(size=5), 7)
+    image = render(made.puzzle, "app", seed=7, cell_px=60).image
+    pixels, grid = find_grid_any_polarity(image)
+    assert pixels is image and line_contrast(grid) > 0
+    pixels, grid = find_grid_any_polarity(dark_mode(image))
+    assert grid.size == 5 and pixels.mean() > 128 and line_contrast(grid) > 0
+
+
+def test_a_kakuro_photo_is_not_read_in_negative(monkeypatch, tmp_path):
+    """Seed 2727's item 72, a clean newspaper Kakuro: in its negative the blocks turn light and a
+    3×3 of them shows clear dark lines with no dark cell. The page around that patch (the Kakuro's
+    white cells) is near black in the negative, so the photo is read as it is, a Kakuro."""
+    import vision.polarity
+    from ui.corpus import write_item
+    from vision.errors import NoPuzzleFound
+    from vision.kakuro import KakuroReading
+    from vision.read_any import read_any
+    from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
+    from vision.image_io import load_image
+
+    spec = KakuroSpec("kk2727-0072", 1848883919, 10, 9, "newspaper", "clean")
+    image = load_image(write_item(spec, tmp_path, make=make_kakuro_item).with_suffix(".jpg"))
+    with pytest.raises(NoPuzzleFound):  # no KenKen grid in the photo, and none taken from its negative
+        find_grid_any_polarity(image)
+    assert isinstance(read_any(image), KakuroReading)
+    monkeypatch.setattr(vision.polarity, "light_around", lambda grid, image: True)
+    assert find_grid_any_polarity(image)[0] is not image

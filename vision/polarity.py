@@ -1,0 +1,116 @@
+"""Light print on a dark page (an app's or a site's dark mode): found and read with its tones inverted.
+
+Every stage of the reader looks for dark ink on light paper. A dark-mode screenshot is the other
+way round: light lines, walls and digits on a near-black page. There the grid finder finds no
+grid, or a wrong one (the dark gaps between light cells taken for lines), and nothing else can
+work. So the grid is looked for as usual first; when none is found, or the one found does not
+have lines clearly darker than its cells (:func:`line_contrast` under CLEAR_LINES: a stray grid in
+a dark page, the dark gaps of a keypad, has about none), it is looked for again in the negative of
+the image, and that grid is taken when its lines are clearly darker there (and more so than the
+first one's), its cells are not dark like a Kakuro's blocks (in the negative of a Kakuro or of a
+shadowed page, a stray grid is; :func:`vision.kakuro_grid.block_share` under
+:data:`vision.kakuro_grid.DARK_SHARE`'s first), and the page around it is not near
+black in the negative (:func:`light_around`). The reading then goes on in the negative (the grid's
+``source`` is the negative), and the grid's notes say so (DARK_MODE_NOTE).
+
+Why not decide from the image's tones alone: a photo of a page on a dark table is mostly dark too
+(one in twenty of the generated photos has a median grey under 35), and a Kakuro's black blocks hold
+light digits, so neither the share of dark pixels nor light strokes on dark tell the two apart;
+the grid's own lines do.
+
+Example::
+
+    pixels, grid = find_grid_any_polarity(pixels)   # pixels: the negative when the page is dark
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from .errors import NoPuzzleFound
+from .grid import find_grid
+from .kakuro_grid import DARK_SHARE, block_share
+from .model import GridFind
+
+CLEAR_LINES = 12.0
+"""How many grey levels (0..255) darker than its cells' middles a grid's lines must be to be taken
+as printed dark on light without looking at the negative (:func:`line_contrast`). Over the grids
+found in 4,090 generated photos and realdev screenshots (thirty-eighth round) the median is 101,
+64 are under 12 (most of them stray grids in Kakuro photos) and 3 are over 0; in the negatives
+of realdev's screenshots, 57 and more."""
+
+AROUND = 0.15
+"""The band around a grid that :func:`light_around` looks at, in grid sides."""
+AROUND_GREY = 80
+"""Least median grey (0..255) of the band around a grid found in the negative: the page of a dark
+mode is near black around its grid, light in the negative; a dark patch on a light page (a
+Kakuro's blocks, a shadow) has near-black around it in the negative (median 21 on kk2727-0072; the
+negatives of realdev's light-on-dark screenshots 123 and over)."""
+
+DARK_MODE_NOTE = "the picture is light print on a dark page (a dark mode): it was read in negative"
+
+
+def line_contrast(grid: GridFind) -> float:
+    """How much darker ``grid``'s lines are than its cells: the median grey (0..255) of the middles
+    of its cells (the central half of each) less that of its N+1 row and column lines (the pixel
+    row or column at each line's centre). Positive for print on paper, negative for a dark mode."""
+    grey = grid.rectified if grid.rectified.ndim == 2 else cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY)
+    side_y, side_x = grey.shape
+    xs = np.clip(np.round(grid.lines_x).astype(int), 0, side_x - 1)
+    ys = np.clip(np.round(grid.lines_y).astype(int), 0, side_y - 1)
+    lines = np.concatenate([grey[ys[0]:ys[-1] + 1, xs].ravel(), grey[ys, xs[0]:xs[-1] + 1].ravel()])
+    middles = []
+    for (y0, y1) in zip(grid.lines_y, grid.lines_y[1:]):
+        for (x0, x1) in zip(grid.lines_x, grid.lines_x[1:]):
+            middles.append(grey[int(y0 + 0.25 * (y1 - y0)):int(np.ceil(y1 - 0.25 * (y1 - y0))),
+                                int(x0 + 0.25 * (x1 - x0)):int(np.ceil(x1 - 0.25 * (x1 - x0)))].ravel())
+    cells = np.concatenate(middles)
+    if lines.size == 0 or cells.size == 0:
+        return 0.0
+    return float(np.median(cells)) - float(np.median(lines))
+
+
+def light_around(grid: GridFind, image: np.ndarray) -> bool:
+    """Whether the page around ``grid`` in ``image`` (RGB or grey, as the grid was found in it) is
+    not near black: the median grey of the band AROUND grid sides wide outside its outline (the
+    part inside the image, from 0.03 of a side off the border line) is at least AROUND_GREY, or
+    there is hardly such a band (a screenshot filled by its grid)."""
+    grey = image if image.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
+    x0, x1, y0, y1 = grid.lines_x[0], grid.lines_x[-1], grid.lines_y[0], grid.lines_y[-1]
+    side = max(x1 - x0, y1 - y0)
+    margin = AROUND * side
+    width, height = int(np.ceil(x1 - x0 + 2 * margin)), int(np.ceil(y1 - y0 + 2 * margin))
+    shift = np.array([[1, 0, margin - x0], [0, 1, margin - y0], [0, 0, 1]], np.float64)
+    warp = dict(dsize=(width, height), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=-1.0)
+    around = cv2.warpPerspective(grey.astype(np.float32), shift @ grid.homography, **warp)
+    gap = 0.03 * side
+    ys, xs = np.mgrid[0:height, 0:width]
+    outside = (xs < margin - gap) | (xs > width - margin + gap) | (ys < margin - gap) | (ys > height - margin + gap)
+    band = around[outside & (around >= 0)]
+    return band.size < 0.05 * outside.sum() or float(np.median(band)) >= AROUND_GREY
+
+
+def find_grid_any_polarity(pixels: np.ndarray) -> tuple[np.ndarray, GridFind]:
+    """The grid in ``pixels`` (RGB uint8) as :func:`vision.grid.find_grid` finds it, or in their
+    negative when the page is light on dark (see the module docstring), with the pixels it was
+    found in: ``pixels`` themselves, or their negative (the grid's notes then end with
+    DARK_MODE_NOTE). Raises the first search's NoPuzzleFound when neither finds a grid."""
+    try:
+        grid, missing = find_grid(pixels), None
+    except NoPuzzleFound as err:
+        grid, missing = None, err
+    contrast = line_contrast(grid) if grid is not None else 0.0
+    if contrast < CLEAR_LINES:
+        negative = 255 - pixels
+        try:
+            other = find_grid(negative)
+        except NoPuzzleFound:
+            other = None
+        if (other is not None and line_contrast(other) >= max(CLEAR_LINES, contrast)
+                and block_share(other) < DARK_SHARE[0] and light_around(other, negative)):
+            return negative, replace(other, notes=other.notes + (DARK_MODE_NOTE,))
+    if grid is None:
+        raise missing
+    return pixels, grid
