@@ -34,6 +34,20 @@ def test_the_grid_is_found_in_the_negative_only_for_a_dark_page():
     assert grid.size == 5 and pixels.mean() > 128 and line_contrast(grid) > 0
 
 
+def test_the_solution_is_drawn_in_light_ink_on_a_dark_page():
+    from ui.render import PEN_BLUE, PEN_LIGHT, draw_solution, legible_pen
+
+    made = generate(GeneratorOptions(size=4), 1)
+    rendering = render(made.puzzle, "app", seed=1, cell_px=60)
+    corners = np.asarray(rendering.corners, float)
+    assert legible_pen(rendering.image, corners) == PEN_BLUE
+    dark = dark_mode(rendering.image)
+    assert legible_pen(dark, corners) == PEN_LIGHT
+    drawn = draw_solution(dark, corners, 4, made.solution).astype(int)
+    changed = np.abs(drawn - dark.astype(int)).sum(axis=2) > 60
+    assert changed.any() and drawn[changed].mean() > dark[changed].mean() + 40
+
+
 def test_a_kakuro_photo_is_not_read_in_negative(monkeypatch, tmp_path):
     """Seed 2727's item 72, a clean newspaper Kakuro: in its negative the blocks turn light and a
     3×3 of them shows clear dark lines with no dark cell. The page around that patch (the Kakuro's

@@ -49,6 +49,10 @@ GLYPH_VARIANTS: dict[str, tuple[str, ...]] = {
 ASCII_GLYPHS = {"+": "+", "-": "-", "*": "x", "/": "/"}
 
 PEN_BLUE: RGB = (25, 60, 190)
+PEN_LIGHT: RGB = (120, 190, 255)
+"""The solution's ink over a dark page (a dark-mode screenshot), where PEN_BLUE would hardly show."""
+DARK_PAGE = 110
+"""A page whose mean grey (0..255) inside the grid is under this is dark (see :func:`legible_pen`)."""
 MARK_RIGHT: RGB = (0, 150, 40)
 MARK_WRONG: RGB = (215, 20, 20)
 
@@ -562,16 +566,18 @@ def make_pencil(solution: Grid, entries: Grid | None = None, fill: float = 0.3, 
 
 def draw_solution(image: np.ndarray | Rendering, corners, size: int, solution: Grid,
                   marks: Sequence[Sequence[RGB | None]] | None = None, *,
-                  color: RGB = PEN_BLUE) -> np.ndarray:
+                  color: RGB | None = None) -> np.ndarray:
     """A copy of ``image`` (RGB array or Rendering) with ``solution`` digits written into the grid
     whose outer corners (TL, TR, BR, BL; x, y) are ``corners``, in the grid's perspective.
 
     ``None`` digits are skipped; ``marks[r][c]``, when given and not None, colours that digit
-    (e.g. MARK_RIGHT / MARK_WRONG), otherwise ``color`` is used. Digits sit in the lower part of the
-    cell so the clue stays readable. The page is assumed flat (a homography maps the grid).
+    (e.g. MARK_RIGHT / MARK_WRONG), otherwise ``color`` is used (default: :func:`legible_pen`).
+    Digits sit in the lower part of the cell so the clue stays readable. The page is assumed flat
+    (a homography maps the grid).
     """
     base = image.image if isinstance(image, Rendering) else np.asarray(image)
     quad = np.asarray(corners, dtype=np.float32).reshape(4, 2)
+    color = color or legible_pen(base, quad)
     edge = np.mean([np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4)])
     cell = int(np.clip(1.5 * edge / size, 24, 160))
     mask = Image.new("L", (size * cell, size * cell), 0)
@@ -594,6 +600,19 @@ def draw_solution(image: np.ndarray | Rendering, corners, size: int, solution: G
     ink = cv2.warpPerspective(inks, homography, **warp).astype(np.float32)
     out = base[..., :3].astype(np.float32) * (1 - alpha) + ink * alpha
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def legible_pen(image: np.ndarray, quad: np.ndarray) -> RGB:
+    """PEN_BLUE on a light page, PEN_LIGHT on a dark one (mean grey inside ``quad`` under DARK_PAGE)."""
+    h, w = image.shape[:2]
+    x0, y0 = np.clip(np.floor(quad.min(axis=0)).astype(int), 0, [w, h])
+    x1, y1 = np.clip(np.ceil(quad.max(axis=0)).astype(int) + 1, 0, [w, h])
+    box = image[y0:y1, x0:x1]
+    grey = box if box.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(box[..., :3]), cv2.COLOR_RGB2GRAY)
+    inside = np.zeros(grey.shape, np.uint8)
+    cv2.fillConvexPoly(inside, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    dark = inside.any() and float(grey[inside > 0].mean()) < DARK_PAGE
+    return PEN_LIGHT if dark else PEN_BLUE
 
 
 # ---------------------------------------------------------------------------------------------
