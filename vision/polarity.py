@@ -21,6 +21,9 @@ the grid's own lines do.
 Example::
 
     pixels, grid = find_grid_any_polarity(pixels)   # pixels: the negative when the page is dark
+
+(:func:`vision.read_any.read_any` looks for a Kakuro in the photo first, and for a grid in the
+negative only when it finds none it is sure of: a Kakuro photo's KenKen grid is seldom clear.)
 """
 from __future__ import annotations
 
@@ -37,9 +40,9 @@ from .model import GridFind
 CLEAR_LINES = 12.0
 """How many grey levels (0..255) darker than its cells' middles a grid's lines must be to be taken
 as printed dark on light without looking at the negative (:func:`line_contrast`). Over the grids
-found in 4,090 generated photos and realdev screenshots (thirty-eighth round) the median is 101,
-64 are under 12 (most of them stray grids in Kakuro photos) and 3 are over 0; in the negatives
-of realdev's screenshots, 57 and more."""
+found in 4,090 generated photos (thirty-eighth round) the median is 101, 64 are under 12 (most
+of them stray grids in Kakuro photos) and 3 under 0; realdev's 16 screenshots, which is what the
+negatives of their dark-mode looks show, measure 57 and more."""
 
 AROUND = 0.15
 """The band around a grid that :func:`light_around` looks at, in grid sides."""
@@ -92,25 +95,41 @@ def light_around(grid: GridFind, image: np.ndarray) -> bool:
     return band.size < 0.05 * outside.sum() or float(np.median(band)) >= AROUND_GREY
 
 
+def clear_lines(grid: GridFind | None) -> bool:
+    """Whether ``grid`` was found with lines clearly darker than its cells (CLEAR_LINES)."""
+    return grid is not None and line_contrast(grid) >= CLEAR_LINES
+
+
+def grid_in_negative(pixels: np.ndarray, grid: GridFind | None) -> tuple[np.ndarray, GridFind] | None:
+    """When ``grid`` (what :func:`vision.grid.find_grid` found in ``pixels``, None for nothing) has
+    no lines clearly darker than its cells: the negative of ``pixels`` and the grid found there,
+    its notes ending with DARK_MODE_NOTE, if it passes the checks of the module docstring; else None."""
+    contrast = line_contrast(grid) if grid is not None else 0.0
+    if contrast >= CLEAR_LINES:
+        return None
+    negative = 255 - pixels
+    try:
+        other = find_grid(negative)
+    except NoPuzzleFound:
+        return None
+    if (line_contrast(other) >= max(CLEAR_LINES, contrast) and block_share(other) < DARK_SHARE[0]
+            and light_around(other, negative)):
+        return negative, replace(other, notes=other.notes + (DARK_MODE_NOTE,))
+    return None
+
+
 def find_grid_any_polarity(pixels: np.ndarray) -> tuple[np.ndarray, GridFind]:
     """The grid in ``pixels`` (RGB uint8) as :func:`vision.grid.find_grid` finds it, or in their
-    negative when the page is light on dark (see the module docstring), with the pixels it was
-    found in: ``pixels`` themselves, or their negative (the grid's notes then end with
-    DARK_MODE_NOTE). Raises the first search's NoPuzzleFound when neither finds a grid."""
+    negative when the page is light on dark (:func:`grid_in_negative`), with the pixels it was
+    found in: ``pixels`` themselves, or their negative. Raises the first search's NoPuzzleFound
+    when neither finds a grid."""
     try:
         grid, missing = find_grid(pixels), None
     except NoPuzzleFound as err:
         grid, missing = None, err
-    contrast = line_contrast(grid) if grid is not None else 0.0
-    if contrast < CLEAR_LINES:
-        negative = 255 - pixels
-        try:
-            other = find_grid(negative)
-        except NoPuzzleFound:
-            other = None
-        if (other is not None and line_contrast(other) >= max(CLEAR_LINES, contrast)
-                and block_share(other) < DARK_SHARE[0] and light_around(other, negative)):
-            return negative, replace(other, notes=other.notes + (DARK_MODE_NOTE,))
+    dark = grid_in_negative(pixels, grid)
+    if dark is not None:
+        return dark
     if grid is None:
         raise missing
     return pixels, grid

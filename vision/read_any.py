@@ -2,7 +2,9 @@
 
 Both looks need the KenKen grid finder (:func:`vision.grid.find_grid`): its fitted outline is one of
 the Kakuro finder's candidates, and it is the KenKen reader's first stage. Here it runs once for
-both (it is a third to a half of a KenKen photo's reading time). When neither finds a puzzle, the
+both (it is a third to a half of a KenKen photo's reading time). When it found no grid with clear
+dark lines and no Kakuro is read surely either, it looks once more in the photo's negative
+(:mod:`vision.polarity`): a grid found there is a dark-mode screenshot's, read as a KenKen. When neither finds a puzzle, the
 outlines it probed are probed again less a band off one side (:func:`vision.grid.grid_in_bands`).
 
 The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
@@ -38,11 +40,11 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NoPuzzleFound
-from .grid import grid_in_bands
+from .grid import find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, block_share
-from .polarity import find_grid_any_polarity
+from .polarity import clear_lines, grid_in_negative
 from .read import Reading, read, timed_stage
 
 
@@ -61,7 +63,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     missing: NoPuzzleFound | None = None
     with timed_stage(seconds, "grid"):
         try:
-            pixels, grid = find_grid_any_polarity(pixels)  # the negative of a light-on-dark page
+            grid = find_grid(pixels)
         except NoPuzzleFound as err:
             grid, missing = None, err
     kenken = None
@@ -75,6 +77,12 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                                  seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
         except NoPuzzleFound:
             kakuro = None
+    if (kakuro is None or not kakuro.confident) and not clear_lines(grid):
+        with timed_stage(seconds, "grid in negative"):
+            dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
+        if dark is not None:
+            spent = {**(kenken.seconds if kenken is not None else {}), **seconds}
+            return read(dark[0], debug=debug, grid=dark[1], seconds=spent)
     if kenken is None:
         if kakuro is not None and (kakuro.confident or grid is None):
             return kakuro
@@ -82,8 +90,9 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             with timed_stage(seconds, "grid, last resort"):
                 grid = grid_in_bands(missing)  # no Kakuro either: a grid beside a band its outline took in
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
-    else:  # read before the Kakuro look: it counts that look's time too
-        kenken = replace(kenken, seconds={**kenken.seconds, "kakuro look": seconds["kakuro look"]})
+    else:  # read before the Kakuro look: it counts that look's time too (and the negative's)
+        kenken = replace(kenken, seconds={**kenken.seconds, **{stage: t for stage, t in seconds.items()
+                                                               if stage not in kenken.seconds}})
         if kakuro is not None and kakuro.confident:
             return _with_kenken_look(kakuro, kenken, seconds)
     if kakuro is None:
