@@ -25,6 +25,19 @@ def test_a_dark_mode_screenshot_reads_like_its_light_one(style, size, seed):
     assert dark.solution == made.solution
 
 
+def test_kensnap_read_reads_a_dark_mode_screenshot_after_looking_for_a_kakuro():
+    """vision.read_any (the command line) looks in the negative after the look for a Kakuro, and
+    counts that look's time in the KenKen reading it returns."""
+    from vision.read import Reading
+    from vision.read_any import read_any
+
+    made = generate(GeneratorOptions(size=6), 2)
+    reading = read_any(dark_mode(render(made.puzzle, "web", seed=2, cell_px=60).image))
+    assert isinstance(reading, Reading) and reading.confident and DARK_MODE_NOTE in reading.notes
+    assert set(reading.puzzle.cages) == set(made.puzzle.cages)
+    assert {"kakuro look", "grid in negative"} <= set(reading.seconds)
+
+
 def test_the_grid_is_found_in_the_negative_only_for_a_dark_page():
     made = generate(GeneratorOptions(size=5), 7)
     image = render(made.puzzle, "app", seed=7, cell_px=60).image
