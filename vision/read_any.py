@@ -81,7 +81,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         with timed_stage(seconds, "grid in negative"):
             dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
         if dark is not None:
-            spent = {**(kenken.seconds if kenken is not None else {}), **seconds}
+            spent = {**seconds, **(kenken.seconds if kenken is not None else {})}
             return read(dark[0], debug=debug, grid=dark[1], seconds=spent)
     if kenken is None:
         if kakuro is not None and (kakuro.confident or grid is None):
@@ -91,8 +91,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                 grid = grid_in_bands(missing)  # no Kakuro either: a grid beside a band its outline took in
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
     else:  # read before the Kakuro look: it counts that look's time too (and the negative's)
-        kenken = replace(kenken, seconds={**kenken.seconds, **{stage: t for stage, t in seconds.items()
-                                                               if stage not in kenken.seconds}})
+        kenken = replace(kenken, seconds={**seconds, **kenken.seconds})
         if kakuro is not None and kakuro.confident:
             return _with_kenken_look(kakuro, kenken, seconds)
     if kakuro is None:
