@@ -1,6 +1,8 @@
 """The labelled corpus: deterministic items whose truth round-trips through the schema and the solver."""
 import json
 
+import cv2
+import numpy as np
 from conftest import REPO
 from solver import solve
 from solver.formats import puzzle_from_json, puzzle_to_json
@@ -70,3 +72,22 @@ def test_phone_sized_items_are_as_big_as_asked_with_the_same_puzzle(tmp_path):
     fill = corners_cell_px(truth["corners"], phone.size, phone.size) * phone.size / min(h, w)
     assert PHONE_FILL[0] - 0.1 <= fill <= PHONE_FILL[1] + 0.1
     assert main(["corpus", str(tmp_path), "--count", "1", "--seed", "2", "--megapixels", "60"]) == 2
+
+
+def test_dark_items_show_their_screens_in_dark_mode_with_the_same_puzzles(tmp_path):
+    """``--dark``: the app and web looks as a dark mode shows them (a near-black page inside the
+    grid), the newspaper look as printed; the same puzzles and looks as without."""
+    from ui.render import DARK_PAGE
+
+    light, dark = plan(6, seed=3), plan(6, seed=3, dark=True)
+    assert [s.dark for s in dark] == [s.style != "newspaper" for s in dark] and not any(s.dark for s in light)
+    for plain, shown in zip(light[:3], dark[:3]):
+        image, truth = make_item(shown)
+        _, plain_truth = make_item(plain)
+        assert truth["truth"] == plain_truth["truth"]
+        quad = np.array(truth["corners"], np.float32)
+        inside = np.zeros(image.shape[:2], np.uint8)
+        cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
+        grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)[inside > 0].mean()
+        assert (grey < DARK_PAGE) == shown.dark and ("dark mode" in truth["kind"]) == shown.dark
+    assert main(["corpus", str(tmp_path), "--count", "1", "--kakuro", "--dark"]) == 2

@@ -3,14 +3,9 @@ import numpy as np
 import pytest
 
 from solver.generator import GeneratorOptions, generate
-from ui.render import render
+from ui.render import dark_mode, render
 from vision.polarity import DARK_MODE_NOTE, find_grid_any_polarity, line_contrast
 from vision.read import read
-
-
-def dark_mode(image: np.ndarray) -> np.ndarray:
-    """The look of an app's dark mode: the page near black (18), the print light (230)."""
-    return (18 + (255 - image.astype(np.float32)) * (212 / 255)).astype(np.uint8)
 
 
 @pytest.mark.parametrize("style, size, seed", [("newspaper", 6, 2), ("app", 9, 3), ("web", 4, 1), ("app", 6, 2)])

@@ -728,6 +728,8 @@ def cmd_corpus(args) -> int:
     from .corpus import SAMPLES, plan, write_corpus
     if args.count < 1 and not args.samples:
         return _bad(args, "corpus", "--count must be at least 1")
+    if args.kakuro and args.dark:
+        return _bad(args, "corpus", "--dark makes KenKen photos only (a dark-mode Kakuro is not read yet)")
     if args.kakuro:
         from .corpus_kakuro import plan_kakuro, write_kakuro_corpus
         paths = write_kakuro_corpus(Path(args.outdir), plan_kakuro(args.count, args.seed), workers=args.workers)
@@ -735,7 +737,7 @@ def cmd_corpus(args) -> int:
         return OK
     if args.megapixels < 0 or args.megapixels > 50:
         return _bad(args, "corpus", "--megapixels must be between 0 and 50")
-    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed, args.megapixels)
+    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed, args.megapixels, args.dark)
     paths = write_corpus(Path(args.outdir), specs, workers=args.workers, quality=85 if args.samples else 92)
     print(f"wrote {len(paths)} images with truth into {args.outdir}", file=sys.stderr)
     return OK
@@ -878,6 +880,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--megapixels", type=float, default=0.0, metavar="MP",
                    help="phone-sized photos of about MP megapixels, the grid filling 35-80%% of the "
                         "shorter side (default: the small photos of each level's pixels per cell)")
+    p.add_argument("--dark", action="store_true",
+                   help="show the screens (app and web looks) in dark mode: light print on a near-black page")
     p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("eval", help="score photo reading on a folder of images with known truth")

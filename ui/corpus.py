@@ -52,12 +52,15 @@ class ItemSpec:
     megapixels: float = 0.0
     """A phone-sized photo: the frame about this many megapixels, the grid filling PHONE_FILL of its
     shorter side (0: the level's own pixels per cell, a small photo)."""
+    dark: bool = False
+    """A screen (app or web look) in dark mode: light print on a near-black page (ui.photo.compose_page)."""
 
 
-def plan(count: int, seed: int, megapixels: float = 0.0) -> list[ItemSpec]:
+def plan(count: int, seed: int, megapixels: float = 0.0, dark: bool = False) -> list[ItemSpec]:
     """``count`` varied specs: styles and levels in turn, sizes 3..9 weighted like real puzzles,
     some without operators, some Calcudoku, a quarter half-filled; phone-sized photos of about
-    ``megapixels`` when given (the same puzzles and looks as without)."""
+    ``megapixels`` when given, and with ``dark`` the screens (app and web looks, two in three) in
+    dark mode (the same puzzles and looks as without either)."""
     rng = random.Random(seed)
     sizes, weights = zip(*SIZE_WEIGHTS.items())
     specs = []
@@ -67,7 +70,8 @@ def plan(count: int, seed: int, megapixels: float = 0.0) -> list[ItemSpec]:
             id=f"k{seed}-{i:04d}", seed=rng.randrange(2 ** 31), size=rng.choices(sizes, weights)[0],
             style=STYLES[i % 3], level=LEVELS[(i // 3) % 3], hidden_ops=rng.random() < 0.12,
             calcudoku=rng.random() < 0.1, filled=rng.uniform(0.2, 0.6) if filled else 0.0,
-            wrong=0.15 if filled else 0.0, pencil=filled and rng.random() < 0.5, megapixels=megapixels))
+            wrong=0.15 if filled else 0.0, pencil=filled and rng.random() < 0.5, megapixels=megapixels,
+            dark=dark and STYLES[i % 3] != "newspaper"))
     return specs
 
 
@@ -101,7 +105,7 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
         level, cell_px = phone_level(spec)
     rendering, solution = _rendering(spec, cell_px)
     puzzle = rendering.puzzle
-    photo = simulate(rendering, level, seed=spec.seed)
+    photo = simulate(rendering, level, seed=spec.seed, dark=spec.dark)
     image, corners = photo.image, np.asarray(photo.corners, float)
     if spec.max_side and max(image.shape[:2]) > spec.max_side:
         scale = spec.max_side / max(image.shape[:2])
@@ -111,7 +115,8 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
     truth = {
         "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kenken",
         "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else "")
-                + (f", phone size ({spec.megapixels:g} MP)" if spec.megapixels else ""),
+                + (f", phone size ({spec.megapixels:g} MP)" if spec.megapixels else "")
+                + (", dark mode" if spec.dark else ""),
         "truth": puzzle_to_json(puzzle), "solution": [list(row) for row in solution],
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
         "clue_px": clue_digit_px(rendering, cell_px),

@@ -30,7 +30,7 @@ import numpy as np
 from PIL import Image, ImageDraw
 
 from .fonts import PRINT_BOLD, PRINT_REGULAR, PRINT_SERIF, available, load_font
-from .render import RGB, Range, Rendering, choose, seeded_rng
+from .render import RGB, Range, Rendering, choose, dark_mode, seeded_rng
 
 @dataclass(frozen=True)
 class PhotoLevel:
@@ -127,13 +127,14 @@ class Camera:
 
 
 def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed: int,
-             titles: tuple[str, ...] | None = None) -> Photo:
+             titles: tuple[str, ...] | None = None, dark: bool = False) -> Photo:
     """A phone photo of ``rendering`` at ``level`` (a name from LEVELS or a PhotoLevel), drawn
     from ``seed``; the page's title is one of ``titles`` (default :data:`TITLES`, KenKen's names).
+    With ``dark``, a screen (not a newspaper page) is shown in dark mode (:func:`compose_page`).
     Raises KeyError for an unknown level name."""
     level = LEVELS[level] if isinstance(level, str) else level
     target = seeded_rng(seed, "photo-scale").uniform(*level.px_per_cell)
-    page = compose_page(_shrunk(rendering, target), rendering, seed, titles or TITLES)
+    page = compose_page(_shrunk(rendering, target), rendering, seed, titles or TITLES, dark)
     camera = pose_camera(page, rendering.size, target, level, seed)
     image, corners = photograph(page, camera, seed)
     image = develop(image, level, seed)
@@ -159,9 +160,11 @@ def _shrunk(rendering: Rendering, target: float) -> tuple[np.ndarray, np.ndarray
 
 
 def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Rendering, seed: int,
-                 titles: tuple[str, ...] | None = None) -> Page:
+                 titles: tuple[str, ...] | None = None, dark: bool = False) -> Page:
     """The (shrunk) grid image on a larger page with print or screen furniture around it, titled
-    with one of ``titles`` (default :data:`TITLES`)."""
+    with one of ``titles`` (default :data:`TITLES`). With ``dark``, a screen is drawn on a light
+    background and then shown in an app's dark mode: light print on a near-black page, its two
+    tones drawn from DARK_PAGE_GREY and DARK_PRINT_GREY (a newspaper page stays as printed)."""
     titles = titles or TITLES
     grid, corners, cell = shrunk
     rng = seeded_rng(seed, "page")
@@ -169,7 +172,8 @@ def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Render
     left, right, top, bottom = (int(rng.uniform(0.35, 0.8) * side) for _ in range(4))
     w, h = left + grid.shape[1] + right, top + side + bottom
     on_paper = rendering.look.style == "newspaper"
-    background = rendering.look.paper if on_paper else choose(rng, SCREEN_COLORS)
+    dark = dark and not on_paper
+    background = rendering.look.paper if on_paper else choose(rng, LIGHT_SCREEN_COLORS if dark else SCREEN_COLORS)
     page = Image.new("RGB", (w, h), background)
     box = (left, top, left + grid.shape[1], top + side)
     if on_paper:
@@ -181,10 +185,19 @@ def compose_page(shrunk: tuple[np.ndarray, np.ndarray, float], rendering: Render
     if on_paper:
         grain = rng.normal(0, 2.5, pixels.shape[:2])[..., None]
         pixels = np.clip(pixels + grain, 0, 255).astype(np.uint8)
+    if dark:
+        tones = seeded_rng(seed, "dark-mode")
+        pixels = dark_mode(pixels, (int(tones.integers(*DARK_PAGE_GREY)), int(tones.integers(*DARK_PRINT_GREY))))
     return Page(pixels, corners + [left, top], cell, on_paper)
 
 
 SCREEN_COLORS: tuple[RGB, ...] = ((78, 134, 192), (46, 78, 78), (250, 250, 250), (235, 235, 240), (35, 35, 40))
+LIGHT_SCREEN_COLORS: tuple[RGB, ...] = ((250, 250, 250), (235, 235, 240), (255, 255, 255))
+"""The screens a dark mode is made from (:func:`compose_page`): their light page turns near black."""
+DARK_PAGE_GREY: tuple[int, int] = (10, 50)
+"""The grey of a dark mode's page (low inclusive, high exclusive): from pure black themes to dark grey ones."""
+DARK_PRINT_GREY: tuple[int, int] = (190, 240)
+"""The grey a dark mode gives black print."""
 TITLES = ("KENKEN", "CALCUDOKU", "MATHDOKU", "KENDOKU", "Calcudoku", "Mathdoku", "KenKen®", "Inky")
 """The page titles of a simulated KenKen photo (:func:`simulate` takes others)."""
 WORD_LETTERS = "etaoinshrdlucmfwypvbgkjqxz"

@@ -53,6 +53,8 @@ PEN_LIGHT: RGB = (120, 190, 255)
 """The solution's ink over a dark page (a dark-mode screenshot), where PEN_BLUE would hardly show."""
 DARK_PAGE = 110
 """A page whose mean grey (0..255) inside the grid is under this is dark (see :func:`legible_pen`)."""
+DARK_MODE_TONES: tuple[int, int] = (18, 230)
+"""The grey of the page and of the print in :func:`dark_mode` unless told (a near-black app theme)."""
 MARK_RIGHT: RGB = (0, 150, 40)
 MARK_WRONG: RGB = (215, 20, 20)
 
@@ -600,6 +602,13 @@ def draw_solution(image: np.ndarray | Rendering, corners, size: int, solution: G
     ink = cv2.warpPerspective(inks, homography, **warp).astype(np.float32)
     out = base[..., :3].astype(np.float32) * (1 - alpha) + ink * alpha
     return np.clip(out + 0.5, 0, 255).astype(np.uint8)
+
+
+def dark_mode(image: np.ndarray, tones: tuple[int, int] = DARK_MODE_TONES) -> np.ndarray:
+    """``image`` (uint8) as an app's or a site's dark mode shows it: its tones inverted, white
+    paper turned to the page grey ``tones[0]`` and black print to ``tones[1]`` (colours inverted too)."""
+    page, ink = tones
+    return (page + (255 - image.astype(np.float32)) * ((ink - page) / 255)).astype(np.uint8)
 
 
 def legible_pen(image: np.ndarray, quad: np.ndarray) -> RGB:
