@@ -130,13 +130,16 @@ def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed
              titles: tuple[str, ...] | None = None, dark: bool = False) -> Photo:
     """A phone photo of ``rendering`` at ``level`` (a name from LEVELS or a PhotoLevel), drawn
     from ``seed``; the page's title is one of ``titles`` (default :data:`TITLES`, KenKen's names).
-    With ``dark``, a screen (not a newspaper page) is shown in dark mode (:func:`compose_page`).
+    With ``dark``, a screen (not a newspaper page) is shown in dark mode (:func:`compose_page`),
+    and the room's light is reflected in it (:func:`glare`).
     Raises KeyError for an unknown level name."""
     level = LEVELS[level] if isinstance(level, str) else level
     target = seeded_rng(seed, "photo-scale").uniform(*level.px_per_cell)
     page = compose_page(_shrunk(rendering, target), rendering, seed, titles or TITLES, dark)
     camera = pose_camera(page, rendering.size, target, level, seed)
     image, corners = photograph(page, camera, seed)
+    if dark and not page.paper:
+        image = image + glare(camera.frame, seed)[..., None]
     image = develop(image, level, seed)
     corners.flags.writeable = False
     image.flags.writeable = False
@@ -430,6 +433,24 @@ def photograph(page: Page, camera: Camera, seed: int) -> tuple[np.ndarray, np.nd
     image = seen * alpha + _table(camera.frame, rng) * (1 - alpha)
     corners = _apply(camera.homography, unbend(page.corners, camera.curl))
     return image, corners
+
+
+GLARE: Range = (15.0, 60.0)
+"""How many grey levels a reflection adds at its brightest (:func:`glare`)."""
+
+
+def glare(frame: tuple[int, int], seed: int) -> np.ndarray:
+    """The room's light reflected in a dark screen: a soft oval blob (float32, ``frame`` (w, h)),
+    GLARE grey levels at its brightest, somewhere in the frame, a fifth to a half of it across."""
+    rng = seeded_rng(seed, "glare")
+    w, h = frame
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    sx, sy = (rng.uniform(0.1, 0.25) * max(w, h) for _ in range(2))
+    angle = rng.uniform(0, np.pi)
+    u = ((xs - cx) * np.cos(angle) + (ys - cy) * np.sin(angle)) / sx
+    v = (-(xs - cx) * np.sin(angle) + (ys - cy) * np.cos(angle)) / sy
+    return (rng.uniform(*GLARE) * np.exp(-0.5 * (u * u + v * v))).astype(np.float32)
 
 
 def develop(image: np.ndarray, level: PhotoLevel, seed: int) -> np.ndarray:
