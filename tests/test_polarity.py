@@ -75,3 +75,24 @@ def test_a_kakuro_photo_is_not_read_in_negative(monkeypatch, tmp_path):
     assert isinstance(read_any(image), KakuroReading)
     monkeypatch.setattr(vision.polarity, "light_around", lambda grid, image: True)
     assert find_grid_any_polarity(image)[0] is not image
+
+
+def test_a_photo_of_a_dark_screen_with_a_reflection_is_read_in_negative():
+    """Seed 4242's item 245, a clean photo of a 9×9 web puzzle in dark mode with the room's light
+    reflected on the screen: in the negative the reflection is a soft dark patch over a corner of
+    the grid, whose cells are dark against the grid's whitest (like a Kakuro's blocks) but not
+    against their neighbours (vision.polarity.NEAR_CELLS), so the grid is taken and read."""
+    from ui.corpus import make_item, plan
+    from solver.formats import puzzle_from_json
+    from vision.grid import find_grid
+    from vision.kakuro_grid import DARK_SHARE, block_share
+    from vision.polarity import NEAR_CELLS
+
+    spec = plan(300, 4242, dark=True)[245]
+    image, truth = make_item(spec)
+    assert spec.dark and spec.level == "clean"
+    negative_grid = find_grid(255 - image)
+    assert block_share(negative_grid) >= DARK_SHARE[0] > block_share(negative_grid, NEAR_CELLS)
+    reading = read(image)
+    assert DARK_MODE_NOTE in reading.notes and reading.confident
+    assert set(reading.puzzle.cages) == set(puzzle_from_json(truth["truth"]).cages)

@@ -398,11 +398,11 @@ def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, reach: int | No
     return medians < 0.86 * white
 
 
-def block_share(grid: GridFind) -> float:
+def block_share(grid: GridFind, reach: int | None = None) -> float:
     """The share of the KenKen grid's cells that are dark like a Kakuro's blocks
-    (:func:`dark_cells`, in the grid's own lines)."""
+    (:func:`dark_cells`, in the grid's own lines; with ``reach``, next to the cells that near)."""
     grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
-    return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y)).mean())
+    return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y), reach).mean())
 
 
 def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, contrast: bool = False):

@@ -9,8 +9,10 @@ a dark page, the dark gaps of a keypad, has about none), it is looked for again 
 the image, and that grid is taken when its lines are clearly darker there (and more so than the
 first one's), its cells are not dark like a Kakuro's blocks (in the negative of a Kakuro or of a
 shadowed page, a stray grid is; :func:`vision.kakuro_grid.block_share` under
-:data:`vision.kakuro_grid.DARK_SHARE`'s first), and the page around it is not near
-black in the negative (:func:`light_around`). The reading then goes on in the negative (the grid's
+:data:`vision.kakuro_grid.DARK_SHARE`'s first, each cell against those NEAR_CELLS around it: the
+room's light reflected on a dark screen, a soft dark patch in the negative, darkens a few cells
+against the grid's whitest but hardly against their neighbours), and the page around it is not
+near black in the negative (:func:`light_around`). The reading then goes on in the negative (the grid's
 ``source`` is the negative), and the grid's notes say so (DARK_MODE_NOTE).
 
 Why not decide from the image's tones alone: a photo of a page on a dark table is mostly dark too
@@ -43,6 +45,10 @@ as printed dark on light without looking at the negative (:func:`line_contrast`)
 found in 4,090 generated photos (thirty-eighth round) the median is 101, 64 are under 12 (most
 of them stray grids in Kakuro photos) and 3 under 0; realdev's 16 screenshots, which is what the
 negatives of their dark-mode looks show, measure 57 and more."""
+
+NEAR_CELLS = 1
+"""How many rows and columns away the cells lie that a cell of a grid found in the negative is
+compared with to tell whether it is dark like a Kakuro's block (:func:`grid_in_negative`)."""
 
 AROUND = 0.15
 """The band around a grid that :func:`light_around` looks at, in grid sides."""
@@ -112,7 +118,7 @@ def grid_in_negative(pixels: np.ndarray, grid: GridFind | None) -> tuple[np.ndar
         other = find_grid(negative)
     except NoPuzzleFound:
         return None
-    if (line_contrast(other) >= max(CLEAR_LINES, contrast) and block_share(other) < DARK_SHARE[0]
+    if (line_contrast(other) >= max(CLEAR_LINES, contrast) and block_share(other, NEAR_CELLS) < DARK_SHARE[0]
             and light_around(other, negative)):
         return negative, replace(other, notes=other.notes + (DARK_MODE_NOTE,))
     return None
