@@ -3,7 +3,7 @@ time (``kensnap models``).
 
 The models are fitted on this machine from drawings of our own renderer — no downloaded weights —
 the first time one is needed, and kept in :func:`vision.glyphs.cache_dir`. On a fresh machine that
-takes about two hours on two cores (the clue-label network alone about 55 minutes), so the first photo
+takes about an hour and a half on two cores (the clue-label network alone about 50 minutes), so the first photo
 would wait that long without a word; :func:`fit_missing` fits them one by one up front and says
 which it is fitting. A model another process is fitting is waited for, not fitted twice
 (:func:`vision.glyphs.load_or_fit`).
@@ -31,7 +31,8 @@ class CachedModel:
     reads: str
     files: tuple[Path, ...]
     minutes: int
-    """Rough minutes to fit on a 2-core machine doing nothing else (drawing its training set included)."""
+    """Rough minutes to fit on a 2-core machine doing nothing else (drawing its training set included;
+    measured on a fresh machine on 2026-11-28)."""
     load: Callable[[], object]
     """Returns the model, fitting and saving it first when it is missing."""
 
@@ -46,17 +47,17 @@ def cached_models() -> tuple[CachedModel, ...]:
     kc = kakuro_cells
     return (
         CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_training.model_files(),
-                    55, label_training.label_model),
-        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 10,
+                    50, label_training.label_model),
+        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 5,
                     digits.big_digit_model),
-        CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 30,
+        CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 10,
                     kc.digit_model),
-        CachedModel(kc.NUMBER_MODEL_VERSION, "Kakuro clue totals read whole", kc.number_model_files(), 20,
+        CachedModel(kc.NUMBER_MODEL_VERSION, "Kakuro clue totals read whole", kc.number_model_files(), 11,
                     kc.number_model),
         CachedModel(kc.LOCAL_MODEL_VERSION, "Kakuro clue digits over the local fill", kc.digit_model_files(True),
-                    30, lambda: kc.digit_model(local=True)),
+                    11, lambda: kc.digit_model(local=True)),
         CachedModel(kc.LOCAL_NUMBER_MODEL_VERSION, "Kakuro clue totals over the local fill",
-                    kc.number_model_files(True), 20, lambda: kc.number_model(local=True)),
+                    kc.number_model_files(True), 10, lambda: kc.number_model(local=True)),
     )
 
 
