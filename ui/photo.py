@@ -137,10 +137,11 @@ def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed
     target = seeded_rng(seed, "photo-scale").uniform(*level.px_per_cell)
     page = compose_page(_shrunk(rendering, target), rendering, seed, titles or TITLES, dark)
     camera = pose_camera(page, rendering.size, target, level, seed)
-    image, corners = photograph(page, camera, seed)
-    if dark and not page.paper:
-        image = image + glare(camera.frame, seed)[..., None]
-    image = develop(image, level, seed)
+    image, corners, cover = photograph(page, camera, seed)
+    glowing = None
+    if dark and not page.paper:  # a screen gives its own light: a shadow dims only what it reflects
+        image, glowing = image + glare(camera.frame, seed)[..., None], cover
+    image = develop(image, level, seed, glowing)
     corners.flags.writeable = False
     image.flags.writeable = False
     return Photo(image, corners, level.name, rendering.size)
@@ -417,9 +418,9 @@ def _table(frame: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
     return np.clip(base * shade[..., None], 0, 255)
 
 
-def photograph(page: Page, camera: Camera, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """The page seen by the camera over a table: the photo (float32 RGB) and the grid's corners
-    in it (4×2 float)."""
+def photograph(page: Page, camera: Camera, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The page seen by the camera over a table: the photo (float32 RGB), the grid's corners
+    in it (4×2 float) and where the page covers the photo (float32, 0..1)."""
     rng = seeded_rng(seed, "table")
     w, h = camera.frame
     xs, ys = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
@@ -432,7 +433,7 @@ def photograph(page: Page, camera: Camera, seed: int) -> tuple[np.ndarray, np.nd
     alpha = cover[..., None].astype(np.float32) / 255
     image = seen * alpha + _table(camera.frame, rng) * (1 - alpha)
     corners = _apply(camera.homography, unbend(page.corners, camera.curl))
-    return image, corners
+    return image, corners, alpha[..., 0]
 
 
 GLARE: Range = (15.0, 60.0)
@@ -453,15 +454,17 @@ def glare(frame: tuple[int, int], seed: int) -> np.ndarray:
     return (rng.uniform(*GLARE) * np.exp(-0.5 * (u * u + v * v))).astype(np.float32)
 
 
-def develop(image: np.ndarray, level: PhotoLevel, seed: int) -> np.ndarray:
+def develop(image: np.ndarray, level: PhotoLevel, seed: int, glowing: np.ndarray | None = None) -> np.ndarray:
     """What the phone does to the light: shading, a hard shadow, a warm or cool colour cast with a
-    slight green/magenta tint, blur, noise, JPEG.
+    slight green/magenta tint, blur, noise, JPEG. Where ``glowing`` (0..1, the frame's size) is 1
+    the picture gives its own light (a screen): the hard shadow does not darken it there.
     Takes and returns RGB (float32 in, uint8 out) of the same size."""
     rng = seeded_rng(seed, "develop")
     h, w = image.shape[:2]
     light = _shading((w, h), rng.uniform(*level.shade), rng)
     if rng.random() < level.shadow:
-        light = light * _shadow((w, h), rng.uniform(*level.shadow_depth), rng)
+        shadow = _shadow((w, h), rng.uniform(*level.shadow_depth), rng)
+        light = light * (shadow if glowing is None else shadow + (1 - shadow) * glowing)
     warmth, tint = rng.uniform(-level.cast, level.cast), rng.uniform(-level.cast, level.cast) / 3
     cast = np.array([1 + warmth, 1 + tint, 1 - warmth])
     image = image * light[..., None] * cast.astype(np.float32)
