@@ -20,9 +20,9 @@ def test_a_dark_mode_screenshot_reads_like_its_light_one(style, size, seed):
     assert dark.solution == made.solution
 
 
-def test_kensnap_read_reads_a_dark_mode_screenshot_after_looking_for_a_kakuro():
-    """vision.read_any (the command line) looks in the negative after the look for a Kakuro, and
-    counts that look's time in the KenKen reading it returns."""
+def test_kensnap_read_reads_a_dark_screenshot_in_negative_before_looking_for_a_kakuro():
+    """vision.read_any (the command line) looks at a mostly dark photo in the negative first, and
+    takes the grid there without a look for a Kakuro."""
     from vision.read import Reading
     from vision.read_any import read_any
 
@@ -30,7 +30,28 @@ def test_kensnap_read_reads_a_dark_mode_screenshot_after_looking_for_a_kakuro():
     reading = read_any(dark_mode(render(made.puzzle, "web", seed=2, cell_px=60).image))
     assert isinstance(reading, Reading) and reading.confident and DARK_MODE_NOTE in reading.notes
     assert set(reading.puzzle.cages) == set(made.puzzle.cages)
+    assert "grid in negative" in reading.seconds and "kakuro look" not in reading.seconds
+
+
+def test_kensnap_read_looks_in_the_negative_after_the_kakuro_look_when_the_photo_is_not_mostly_dark(monkeypatch):
+    """A photo without a clear grid that is not mostly dark is looked at in the negative only after
+    the look for a Kakuro found none it is sure of, and the reading counts both looks' time."""
+    import vision.read_any
+    from vision.read import Reading
+
+    monkeypatch.setattr(vision.read_any, "dark_photo", lambda pixels: False)
+    made = generate(GeneratorOptions(size=6), 2)
+    reading = vision.read_any.read_any(dark_mode(render(made.puzzle, "web", seed=2, cell_px=60).image))
+    assert isinstance(reading, Reading) and reading.confident and DARK_MODE_NOTE in reading.notes
     assert {"kakuro look", "grid in negative"} <= set(reading.seconds)
+
+
+def test_a_dark_photo_is_one_whose_median_grey_is_dark():
+    from vision.polarity import dark_photo
+
+    made = generate(GeneratorOptions(size=5), 7)
+    image = render(made.puzzle, "app", seed=7, cell_px=60).image
+    assert not dark_photo(image) and dark_photo(dark_mode(image))
 
 
 def test_the_grid_is_found_in_the_negative_only_for_a_dark_page():

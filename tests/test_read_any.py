@@ -7,6 +7,7 @@ import pytest
 import vision.grid
 import vision.kakuro_grid
 import vision.polarity
+from vision.polarity import dark_photo
 import vision.read_any
 from conftest import REPO
 from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
@@ -48,9 +49,17 @@ def test_a_kakuro_photo_is_read_as_a_kakuro(finder_calls):
     reading = read_any(image)
     assert isinstance(reading, KakuroReading)
     assert reading.status == "unique"
-    # A confident Kakuro: the finder ran once, and not in the photo's negative (vision.polarity).
-    assert len(finder_calls) == 1
+    # A confident Kakuro: the finder ran on the photo, and on its negative only because this app
+    # photo is mostly dark (vision.polarity.dark_photo), where the negative is looked at first.
+    assert dark_photo(image) and len(finder_calls) == 2 and (finder_calls[1] == 255 - image).all()
     assert {"kenken grid", "grid"} <= set(reading.seconds)
+
+
+def test_a_light_kakuro_photo_is_read_without_looking_in_its_negative(finder_calls):
+    image, _ = make_kakuro_item(KakuroSpec("any", 43, 7, 8, "newspaper", "clean"))
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading) and reading.status == "unique"
+    assert not dark_photo(image) and len(finder_calls) == 1
 
 
 def test_a_photo_without_a_puzzle_gets_the_kenken_finders_message(finder_calls):

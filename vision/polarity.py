@@ -101,6 +101,20 @@ def light_around(grid: GridFind, image: np.ndarray) -> bool:
     return band.size < 0.05 * outside.sum() or float(np.median(band)) >= AROUND_GREY
 
 
+DARK_PHOTO = 70
+"""Greatest median grey (0..255) of a photo that :func:`dark_photo` calls mostly dark. Photos of dark
+screens (seed 4242's 200 made with ``kensnap corpus --dark``) measure 11–57; of light pages, a
+seventh are under it (a dark table or app background around a small grid)."""
+
+
+def dark_photo(pixels: np.ndarray) -> bool:
+    """Whether ``pixels`` (RGB or grey) are mostly dark, like a photo of a dark-mode screen
+    (median grey under DARK_PHOTO, on every fourth pixel of every fourth row)."""
+    sample = pixels[::4, ::4]
+    grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample[..., :3]), cv2.COLOR_RGB2GRAY)
+    return float(np.median(grey)) < DARK_PHOTO
+
+
 def clear_lines(grid: GridFind | None) -> bool:
     """Whether ``grid`` was found with lines clearly darker than its cells (CLEAR_LINES)."""
     return grid is not None and line_contrast(grid) >= CLEAR_LINES

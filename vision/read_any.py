@@ -4,7 +4,9 @@ Both looks need the KenKen grid finder (:func:`vision.grid.find_grid`): its fitt
 the Kakuro finder's candidates, and it is the KenKen reader's first stage. Here it runs once for
 both (it is a third to a half of a KenKen photo's reading time). When it found no grid with clear
 dark lines and no Kakuro is read surely either, it looks once more in the photo's negative
-(:mod:`vision.polarity`): a grid found there is a dark-mode screenshot's, read as a KenKen. When neither finds a puzzle, the
+(:mod:`vision.polarity`): a grid found there is a dark-mode screenshot's, read as a KenKen. A
+mostly dark photo (:func:`vision.polarity.dark_photo`) without a clear grid is looked at in the
+negative first, before any reading: a dark screen's photo then costs no look for a Kakuro. When neither finds a puzzle, the
 outlines it probed are probed again less a band off one side (:func:`vision.grid.grid_in_bands`).
 
 The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
@@ -44,7 +46,7 @@ from .grid import find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, block_share
-from .polarity import clear_lines, grid_in_negative
+from .polarity import clear_lines, dark_photo, grid_in_negative
 from .read import Reading, read, timed_stage
 
 
@@ -66,6 +68,12 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             grid = find_grid(pixels)
         except NoPuzzleFound as err:
             grid, missing = None, err
+    looked_in_negative = False
+    if not clear_lines(grid) and dark_photo(pixels):  # a dark screen's photo: the negative first
+        with timed_stage(seconds, "grid in negative"):
+            dark, looked_in_negative = grid_in_negative(pixels, grid), True
+        if dark is not None:
+            return read(dark[0], debug=debug, grid=dark[1], seconds=seconds)
     kenken = None
     if grid is not None and block_share(grid) < DARK_SHARE[0]:
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
@@ -77,7 +85,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                                  seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
         except NoPuzzleFound:
             kakuro = None
-    if (kakuro is None or not kakuro.confident) and not clear_lines(grid):
+    if (kakuro is None or not kakuro.confident) and not clear_lines(grid) and not looked_in_negative:
         with timed_stage(seconds, "grid in negative"):
             dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
         if dark is not None:
