@@ -139,7 +139,7 @@ def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed
     camera = pose_camera(page, rendering.size, target, level, seed)
     image, corners, cover = photograph(page, camera, seed)
     glowing = None
-    if dark and not page.paper:  # a screen gives its own light: a shadow dims only what it reflects
+    if dark and not page.paper:  # a screen gives its own light: a hand's shadow does not darken it
         image, glowing = image + glare(camera.frame, seed)[..., None], cover
     image = develop(image, level, seed, glowing)
     corners.flags.writeable = False
