@@ -25,7 +25,8 @@ Example::
     pixels, grid = find_grid_any_polarity(pixels)   # pixels: the negative when the page is dark
 
 (:func:`vision.read_any.read_any` looks for a Kakuro in the photo first, and for a grid in the
-negative only when it finds none it is sure of: a Kakuro photo's KenKen grid is seldom clear.)
+negative only when it finds none it is sure of: a Kakuro photo's KenKen grid is seldom clear —
+except in a mostly dark photo (:func:`dark_photo`), whose negative it looks at first.)
 """
 from __future__ import annotations
 
@@ -61,11 +62,16 @@ negatives of realdev's light-on-dark screenshots 123 and over)."""
 DARK_MODE_NOTE = "the picture is light print on a dark page (a dark mode): it was read in negative"
 
 
+def _grey(image: np.ndarray) -> np.ndarray:
+    """``image`` (RGB, RGBA or grey) in grey."""
+    return image if image.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
+
+
 def line_contrast(grid: GridFind) -> float:
     """How much darker ``grid``'s lines are than its cells: the median grey (0..255) of the middles
     of its cells (the central half of each) less that of its N+1 row and column lines (the pixel
     row or column at each line's centre). Positive for print on paper, negative for a dark mode."""
-    grey = grid.rectified if grid.rectified.ndim == 2 else cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY)
+    grey = _grey(grid.rectified)
     side_y, side_x = grey.shape
     xs = np.clip(np.round(grid.lines_x).astype(int), 0, side_x - 1)
     ys = np.clip(np.round(grid.lines_y).astype(int), 0, side_y - 1)
@@ -86,7 +92,7 @@ def light_around(grid: GridFind, image: np.ndarray) -> bool:
     not near black: the median grey of the band AROUND grid sides wide outside its outline (the
     part inside the image, from 0.03 of a side off the border line) is at least AROUND_GREY, or
     there is hardly such a band (a screenshot filled by its grid)."""
-    grey = image if image.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
+    grey = _grey(image)
     x0, x1, y0, y1 = grid.lines_x[0], grid.lines_x[-1], grid.lines_y[0], grid.lines_y[-1]
     side = max(x1 - x0, y1 - y0)
     margin = AROUND * side
@@ -110,9 +116,7 @@ seventh are under it (a dark table or app background around a small grid)."""
 def dark_photo(pixels: np.ndarray) -> bool:
     """Whether ``pixels`` (RGB or grey) are mostly dark, like a photo of a dark-mode screen
     (median grey under DARK_PHOTO, on every fourth pixel of every fourth row)."""
-    sample = pixels[::4, ::4]
-    grey = sample if sample.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(sample[..., :3]), cv2.COLOR_RGB2GRAY)
-    return float(np.median(grey)) < DARK_PHOTO
+    return float(np.median(_grey(pixels[::4, ::4]))) < DARK_PHOTO
 
 
 def clear_lines(grid: GridFind | None) -> bool:

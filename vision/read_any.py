@@ -68,8 +68,8 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             grid = find_grid(pixels)
         except NoPuzzleFound as err:
             grid, missing = None, err
-    looked_in_negative = False
-    if not clear_lines(grid) and dark_photo(pixels):  # a dark screen's photo: the negative first
+    clear, looked_in_negative = clear_lines(grid), False
+    if not clear and dark_photo(pixels):  # a dark screen's photo: the negative first
         with timed_stage(seconds, "grid in negative"):
             dark, looked_in_negative = grid_in_negative(pixels, grid), True
         if dark is not None:
@@ -85,7 +85,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                                  seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
         except NoPuzzleFound:
             kakuro = None
-    if (kakuro is None or not kakuro.confident) and not clear_lines(grid) and not looked_in_negative:
+    if (kakuro is None or not kakuro.confident) and not clear and not looked_in_negative:
         with timed_stage(seconds, "grid in negative"):
             dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
         if dark is not None:
