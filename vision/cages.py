@@ -26,6 +26,7 @@ from collections.abc import Collection, Mapping
 import cv2
 import numpy as np
 
+from .grey import to_grey
 from .model import CageWalls, Cell, Edge, GridFind
 from .quantiles import quantile
 
@@ -113,7 +114,7 @@ def interior_edges(n: int) -> list[Edge]:
 
 def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
     """Ink darkness 0..1 against the local paper (grey closing wider than any wall)."""
-    gray = cv2.cvtColor(rgb, cv2.COLOR_RGB2GRAY)
+    gray = to_grey(rgb)
     k = max(3, int(0.35 * cell) | 1)
     paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     b = max(3, int(PAPER_BLUR * cell) | 1)

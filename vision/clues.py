@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
+from .grey import to_grey
 from .model import Cell, ClueReading, GridFind
 from .quantiles import quantile
 from .glyphs import OPERATORS, Glyph
@@ -120,7 +121,7 @@ def _cell_patch(grid: GridFind, cell: Cell, closing: bool = False) -> np.ndarray
     x0, y0, x1, y1 = grid.cell_box(cell)
     sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
     m = np.float32([[sx, 0, MARGIN - x0 * sx], [0, sy, MARGIN - y0 * sy]])
-    grey = grid.rectified if grid.rectified.ndim == 2 else cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY)
+    grey = to_grey(grid.rectified)
     patch = cv2.warpAffine(grey, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     patch = patch.astype(np.float32)
     return np.clip(1 - patch / np.maximum(_paper(patch, closing), 1), 0, 1)
@@ -633,9 +634,7 @@ def _fine_patch(grid: GridFind, cell: Cell, f: int, closing: bool = False) -> np
     photo = cv2.perspectiveTransform(points, np.linalg.inv(grid.homography)).reshape(PATCH * f, PATCH * f, 2)
     patch = cv2.remap(grid.source, photo[..., 0].astype(np.float32), photo[..., 1].astype(np.float32),
                       cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    if patch.ndim == 3:
-        patch = cv2.cvtColor(patch[..., :3], cv2.COLOR_RGB2GRAY)
-    patch = patch.astype(np.float32)
+    patch = to_grey(patch).astype(np.float32)
     # The paper as _cell_patch estimates it, at the patch's resolution (a fifth of the time), enlarged.
     small = cv2.resize(patch, (PATCH, PATCH), interpolation=cv2.INTER_AREA)
     paper = cv2.resize(_paper(small, closing), (PATCH * f, PATCH * f), interpolation=cv2.INTER_LINEAR)

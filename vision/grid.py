@@ -41,6 +41,7 @@ import numpy as np
 
 from .bend import bend_field
 from .errors import NoPuzzleFound
+from .grey import to_grey
 from .model import GridFind
 from .quantiles import image_quantile, median, quantile
 
@@ -208,10 +209,7 @@ class Probe:
 def work_copy(image: np.ndarray, min_side: int = 0) -> tuple[np.ndarray, float]:
     """The image as grey levels at most ``WORK_SIDE`` px long (and, when it is shorter than
     ``min_side``, enlarged to that), and the scale factor applied."""
-    if image.ndim == 2:
-        gray = image
-    else:
-        gray = cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
+    gray = to_grey(image)
     scale = min(1.0, WORK_SIDE / max(gray.shape))
     if scale < 1.0:
         gray = cv2.resize(gray, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -1331,12 +1329,12 @@ def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence
     margin = int(BOW_MARGIN * CELL_PX)
     wide = warped(source, side, margin)
     inside = bands_inside(image.shape, homography, side, BOW_INSIDE * CELL_PX)
-    bows = border_bows(darkness(cv2.cvtColor(wide, cv2.COLOR_RGB2GRAY), CELL_PX // 3), margin, side, inside)
+    bows = border_bows(darkness(to_grey(wide), CELL_PX // 3), margin, side, inside)
     if bows is None:  # warped on its own: the middle of ``wide`` differs from it in the last bits
         rectified, bow = warped(source, side), None
     else:
         rectified, bow = unbowed(wide, margin, side, bows)
-    dark = darkness(cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY), CELL_PX // 3)
+    dark = darkness(to_grey(rectified), CELL_PX // 3)
     col, row = line_profiles(dark, 0, side)
     lines_x, lines_y = snap_lines(col, n), snap_lines(row, n)
     rectified, bend = straightened(rectified, dark, lines_x, lines_y)

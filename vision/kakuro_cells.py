@@ -53,6 +53,7 @@ import numpy as np
 from solver.kakuro.model import Clue
 
 from .bend import band_profile, bend_field
+from .grey import to_grey
 from .kakuro_grid import KakuroGridFind
 from .convnet import ConvNet, fit_convnet
 from .mlp import Mlp, fit_mlp, gather_rows
@@ -140,7 +141,7 @@ def cell_patch(grid: KakuroGridFind, cell: tuple[int, int]) -> np.ndarray:
     x0, y0, x1, y1 = grid.cell_box(cell)
     sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
     m = np.float32([[sx, 0, -x0 * sx], [0, sy, -y0 * sy]])
-    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    grey = to_grey(grid.rectified)
     return cv2.warpAffine(grey, m, (CELL, CELL), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
 
 
@@ -159,7 +160,7 @@ none, and the side stays."""
 def cell_patches(grid: KakuroGridFind) -> dict:
     """Every cell's patch (:func:`cell_patch`), each side of its box first moved onto the edge that
     runs along it within LOCAL_REACH of a cell, when there is a clear one (see LOCAL_STRONG)."""
-    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    grey = to_grey(grid.rectified)
     g = cv2.GaussianBlur(grey.astype(np.float32), (0, 0), 1.0)
     gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3))
     gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3))

@@ -53,6 +53,7 @@ import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
+from .grey import to_grey
 from .model import GridFind
 from .quantiles import quantile
 from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, solid_quads,
@@ -401,7 +402,7 @@ def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, reach: int | No
 def block_share(grid: GridFind, reach: int | None = None) -> float:
     """The share of the KenKen grid's cells that are dark like a Kakuro's blocks
     (:func:`dark_cells`, in the grid's own lines; with ``reach``, next to the cells that near)."""
-    grey = cv2.cvtColor(grid.rectified, cv2.COLOR_RGB2GRAY) if grid.rectified.ndim == 3 else grid.rectified
+    grey = to_grey(grid.rectified)
     return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y), reach).mean())
 
 
@@ -736,7 +737,7 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     best = lattice_fitted(gray, best)
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
     rectified, homography = rectify_grid(image, corners, best.rows, best.cols)
-    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
+    grey = to_grey(rectified)
     col, row = boundary_profiles(grey, (0, grey.shape[0]), (0, grey.shape[1]))
     lines_x = snap(col, best.cols, grey.shape[1])
     lines_y = snap(row, best.rows, grey.shape[0])
@@ -1126,7 +1127,7 @@ def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: i
     training glyphs)."""
     corners = order_corners(np.asarray(corners, np.float64))
     rectified, homography = rectify_grid(image, corners, rows, cols)
-    grey = cv2.cvtColor(rectified, cv2.COLOR_RGB2GRAY)
+    grey = to_grey(rectified)
     col, row = boundary_profiles(grey, (0, grey.shape[0]), (0, grey.shape[1]))
     return KakuroGridFind(corners, rows, cols, rectified, snap(col, cols, grey.shape[1]), snap(row, rows, grey.shape[0]),
                           homography, 1.0)

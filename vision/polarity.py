@@ -36,6 +36,7 @@ import cv2
 import numpy as np
 
 from .errors import NoPuzzleFound
+from .grey import to_grey
 from .grid import find_grid
 from .kakuro_grid import DARK_SHARE, block_share
 from .model import GridFind
@@ -62,16 +63,11 @@ negatives of realdev's light-on-dark screenshots 123 and over)."""
 DARK_MODE_NOTE = "the picture is light print on a dark page (a dark mode): it was read in negative"
 
 
-def _grey(image: np.ndarray) -> np.ndarray:
-    """``image`` (RGB, RGBA or grey) in grey."""
-    return image if image.ndim == 2 else cv2.cvtColor(np.ascontiguousarray(image[..., :3]), cv2.COLOR_RGB2GRAY)
-
-
 def line_contrast(grid: GridFind) -> float:
     """How much darker ``grid``'s lines are than its cells: the median grey (0..255) of the middles
     of its cells (the central half of each) less that of its N+1 row and column lines (the pixel
     row or column at each line's centre). Positive for print on paper, negative for a dark mode."""
-    grey = _grey(grid.rectified)
+    grey = to_grey(grid.rectified)
     side_y, side_x = grey.shape
     xs = np.clip(np.round(grid.lines_x).astype(int), 0, side_x - 1)
     ys = np.clip(np.round(grid.lines_y).astype(int), 0, side_y - 1)
@@ -92,7 +88,7 @@ def light_around(grid: GridFind, image: np.ndarray) -> bool:
     not near black: the median grey of the band AROUND grid sides wide outside its outline (the
     part inside the image, from 0.03 of a side off the border line) is at least AROUND_GREY, or
     there is hardly such a band (a screenshot filled by its grid)."""
-    grey = _grey(image)
+    grey = to_grey(image)
     x0, x1, y0, y1 = grid.lines_x[0], grid.lines_x[-1], grid.lines_y[0], grid.lines_y[-1]
     side = max(x1 - x0, y1 - y0)
     margin = AROUND * side
@@ -116,7 +112,7 @@ seventh are under it (a dark table or app background around a small grid)."""
 def dark_photo(pixels: np.ndarray) -> bool:
     """Whether ``pixels`` (RGB or grey) are mostly dark, like a photo of a dark-mode screen
     (median grey under DARK_PHOTO, on every fourth pixel of every fourth row)."""
-    return float(np.median(_grey(pixels[::4, ::4]))) < DARK_PHOTO
+    return float(np.median(to_grey(pixels[::4, ::4]))) < DARK_PHOTO
 
 
 def clear_lines(grid: GridFind | None) -> bool:

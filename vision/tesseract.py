@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from .errors import TesseractFailed, TesseractMissing
+from .grey import to_grey
 
 DIGITS = "0123456789"
 TESSERACT_ENV = {**os.environ, "OMP_THREAD_LIMIT": "1"}
@@ -117,7 +118,7 @@ def build_mosaic(crops: Sequence[np.ndarray], text_height: int = 48, gap: int = 
     Crops are taken as grey, dark ink on light; empty crops get an empty slot."""
     rows, slots, y, width = [], [], margin, 2 * margin + 1
     for crop in crops:
-        grey = crop if crop.ndim == 2 else cv2.cvtColor(crop, cv2.COLOR_RGB2GRAY)
+        grey = to_grey(crop)
         if grey.size == 0 or grey.shape[0] < 2:
             slots.append((margin, y, y, 1.0))
             continue
