@@ -90,4 +90,32 @@ def test_dark_items_show_their_screens_in_dark_mode_with_the_same_puzzles(tmp_pa
         cv2.fillConvexPoly(inside, np.round(quad).astype(np.int32), 1)
         grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)[inside > 0].mean()
         assert (grey < DARK_PAGE) == shown.dark and ("dark mode" in truth["kind"]) == shown.dark
-    assert main(["corpus", str(tmp_path), "--count", "1", "--kakuro", "--dark"]) == 2
+
+
+def test_dark_kakuro_items_show_grey_blocks_lighter_than_a_near_black_page(tmp_path):
+    """``--dark --kakuro``: the app and web looks in a dark theme (near-black white cells, grey blocks
+    a little lighter, light clue numbers), the newspaper look as printed; the same puzzles as without."""
+    from ui.corpus_kakuro import make_kakuro_item, plan_kakuro
+    from ui.render import DARK_PAGE
+
+    light, dark = plan_kakuro(3, seed=5), plan_kakuro(3, seed=5, dark=True)
+    assert [s.dark for s in dark] == [s.style != "newspaper" for s in dark] and not any(s.dark for s in light)
+    for plain, shown in zip(light, dark):
+        image, truth = make_kakuro_item(shown)
+        _, plain_truth = make_kakuro_item(plain)
+        assert truth["truth"] == plain_truth["truth"] and ("dark mode" in truth["kind"]) == shown.dark
+        grey = cv2.cvtColor(image, cv2.COLOR_RGB2GRAY)
+        (x0, y0), (x1, y1) = np.array(truth["corners"]).min(axis=0), np.array(truth["corners"]).max(axis=0)
+        rows, cols = len(truth["solution"]), len(truth["solution"][0])
+        tones = {True: [], False: []}  # block or clue cell: the median grey of its middle
+        for r in range(rows):
+            for c in range(cols):
+                x, y = x0 + (c + 0.5) * (x1 - x0) / cols, y0 + (r + 0.5) * (y1 - y0) / rows
+                tones[truth["solution"][r][c] is None].append(np.median(grey[int(y) - 2:int(y) + 3, int(x) - 2:int(x) + 3]))
+        whites, blocks = np.median(tones[False]), np.median(tones[True])
+        if shown.dark:
+            assert whites < DARK_PAGE and whites + 15 < blocks < 150
+        else:
+            assert whites > DARK_PAGE
+    assert main(["corpus", str(tmp_path), "--count", "2", "--seed", "2", "--kakuro", "--dark"]) == 0
+    assert "dark mode" in json.loads((tmp_path / "kk2-0001.json").read_text())["kind"]

@@ -728,11 +728,9 @@ def cmd_corpus(args) -> int:
     from .corpus import SAMPLES, plan, write_corpus
     if args.count < 1 and not args.samples:
         return _bad(args, "corpus", "--count must be at least 1")
-    if args.kakuro and args.dark:
-        return _bad(args, "corpus", "--dark makes KenKen photos only (a dark-mode Kakuro is not read yet)")
     if args.kakuro:
         from .corpus_kakuro import plan_kakuro, write_kakuro_corpus
-        paths = write_kakuro_corpus(Path(args.outdir), plan_kakuro(args.count, args.seed), workers=args.workers)
+        paths = write_kakuro_corpus(Path(args.outdir), plan_kakuro(args.count, args.seed, args.dark), workers=args.workers)
         print(f"wrote {len(paths)} Kakuro images with truth into {args.outdir}", file=sys.stderr)
         return OK
     if args.megapixels < 0 or args.megapixels > 50:

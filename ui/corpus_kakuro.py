@@ -49,10 +49,13 @@ class KakuroSpec:
     """Share of written digits that are wrong."""
     max_side: int = 0
     """Downscale the photo so its longer side is at most this (0: keep)."""
+    dark: bool = False
+    """A screen (app or web look) in dark mode: light print and grey blocks on a near-black page."""
 
 
-def plan_kakuro(count: int, seed: int) -> list[KakuroSpec]:
-    """``count`` varied specs: styles and levels in turn, sides 6..12, a quarter half-filled."""
+def plan_kakuro(count: int, seed: int, dark: bool = False) -> list[KakuroSpec]:
+    """``count`` varied specs: styles and levels in turn, sides 6..12, a quarter half-filled; with
+    ``dark``, the screens (app and web looks, two in three) in dark mode (the same puzzles)."""
     rng = random.Random(seed)
     sides, weights = zip(*SIDES.items())
     specs = []
@@ -62,7 +65,8 @@ def plan_kakuro(count: int, seed: int) -> list[KakuroSpec]:
         filled = rng.random() < 0.25
         specs.append(KakuroSpec(id=f"kk{seed}-{i:04d}", seed=rng.randrange(2 ** 31), rows=rows, cols=cols,
                                 style=STYLES[i % 3], level=LEVELS[(i // 3) % 3],
-                                filled=rng.uniform(0.2, 0.6) if filled else 0.0, wrong=0.15 if filled else 0.0))
+                                filled=rng.uniform(0.2, 0.6) if filled else 0.0, wrong=0.15 if filled else 0.0,
+                                dark=dark and STYLES[i % 3] != "newspaper"))
     return specs
 
 
@@ -72,7 +76,8 @@ def make_kakuro_item(spec: KakuroSpec) -> tuple[np.ndarray, dict]:
     puzzle, solution = made.puzzle, made.solution
     if spec.filled:
         puzzle = puzzle.with_entries(make_kakuro_entries(puzzle, solution, spec.filled, spec.wrong, seed=spec.seed))
-    photo = simulate(render_kakuro(puzzle, spec.style, seed=spec.seed), spec.level, seed=spec.seed, titles=TITLES)
+    rendering = render_kakuro(puzzle, spec.style, seed=spec.seed, for_dark_mode=spec.dark)
+    photo = simulate(rendering, spec.level, seed=spec.seed, titles=TITLES, dark=spec.dark)
     image, corners = photo.image, np.asarray(photo.corners, float)
     if spec.max_side and max(image.shape[:2]) > spec.max_side:
         scale = spec.max_side / max(image.shape[:2])
@@ -80,7 +85,8 @@ def make_kakuro_item(spec: KakuroSpec) -> tuple[np.ndarray, dict]:
         corners = corners * scale
     truth = {
         "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kakuro",
-        "kind": f"generated Kakuro: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else ""),
+        "kind": f"generated Kakuro: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else "")
+                + (", dark mode" if spec.dark else ""),
         "truth": kakuro_to_json(puzzle), "solution": [list(row) for row in solution],
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners], "spec": asdict(spec),
     }

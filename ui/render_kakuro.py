@@ -103,11 +103,16 @@ class KakuroLook:
     margin_px: int
 
 
-def sample_kakuro_look(style: KakuroStyle, cell_px: int, seed: int) -> KakuroLook:
-    """The look of ``style`` that ``seed`` picks, in pixels for cells of ``cell_px``."""
+def sample_kakuro_look(style: KakuroStyle, cell_px: int, seed: int, for_dark_mode: bool = False) -> KakuroLook:
+    """The look of ``style`` that ``seed`` picks, in pixels for cells of ``cell_px``. With
+    ``for_dark_mode``, the same look but for its blocks: light with dark clue numbers (a dark fill's
+    shade pair inverted), so that :func:`ui.render.dark_mode` shows them as a dark theme does, grey
+    blocks a little lighter than the near-black page, with light numbers."""
     rng = seeded_rng(seed, "kakuro-look")
     grid_px = _px(rng, style.grid_width, cell_px)
     fill, ink = choose(rng, style.shades)
+    if for_dark_mode and sum(fill) < 3 * 128:
+        fill, ink = _inverse(fill), _inverse(ink)
     return KakuroLook(
         style=style.name, cell_px=cell_px, paper=choose(rng, style.paper), grid_px=grid_px,
         border_px=max(grid_px, _px(rng, style.border_width, cell_px)), grid_color=choose(rng, style.grid_colors),
@@ -117,6 +122,11 @@ def sample_kakuro_look(style: KakuroStyle, cell_px: int, seed: int) -> KakuroLoo
         handwritten=bool(rng.random() < style.handwritten), hand_font=choose(rng, available(HANDWRITING) or (None,)),
         pen_color=choose(rng, style.pen_colors), margin_px=_px(rng, style.margin, cell_px, 2),
     )
+
+
+def _inverse(color: RGB) -> RGB:
+    """``color`` with its tones inverted."""
+    return tuple(255 - v for v in color)
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,14 +157,16 @@ class KakuroRendering:
 
 
 def render_kakuro(puzzle: KakuroPuzzle, style: KakuroStyle | str = "newspaper", *, seed: int, cell_px: int = 80,
-                  entries: Grid | None = None, solution: Grid | None = None) -> KakuroRendering:
+                  entries: Grid | None = None, solution: Grid | None = None,
+                  for_dark_mode: bool = False) -> KakuroRendering:
     """Draw ``puzzle`` in a look of ``style`` chosen by ``seed``; the same inputs give the same bytes.
 
     ``entries`` (default: the puzzle's own) are drawn big, handwritten or typed as the look says;
-    ``solution`` digits are typed into white cells without an entry. Raises KeyError for an unknown
-    style."""
+    ``solution`` digits are typed into white cells without an entry. ``for_dark_mode``: light blocks
+    whatever the look (see :func:`sample_kakuro_look`), for a screen then shown in dark mode. Raises
+    KeyError for an unknown style."""
     style = KAKURO_STYLES[style] if isinstance(style, str) else style
-    look = sample_kakuro_look(style, cell_px, seed)
+    look = sample_kakuro_look(style, cell_px, seed, for_dark_mode)
     m = look.margin_px
     xs = tuple(float(m + i * cell_px) for i in range(puzzle.cols + 1))
     ys = tuple(float(m + i * cell_px) for i in range(puzzle.rows + 1))
