@@ -730,7 +730,8 @@ def cmd_corpus(args) -> int:
         return _bad(args, "corpus", "--count must be at least 1")
     if args.kakuro:
         from .corpus_kakuro import plan_kakuro, write_kakuro_corpus
-        paths = write_kakuro_corpus(Path(args.outdir), plan_kakuro(args.count, args.seed, args.dark), workers=args.workers)
+        specs = plan_kakuro(args.count, args.seed, args.dark)
+        paths = write_kakuro_corpus(Path(args.outdir), specs, workers=args.workers)
         print(f"wrote {len(paths)} Kakuro images with truth into {args.outdir}", file=sys.stderr)
         return OK
     if args.megapixels < 0 or args.megapixels > 50:
