@@ -4,9 +4,9 @@ time (``kensnap models``).
 The models are fitted on this machine from drawings of our own renderer — no downloaded weights —
 the first time one is needed, and kept in :func:`vision.glyphs.cache_dir`. On a fresh machine that
 takes an hour and a half to three hours on two cores, by the machine (the clue-label network alone
-50 to 130 minutes), so the first photo would wait that long without a word; :func:`fit_missing` fits them one by one up front and says
-which it is fitting. A model another process is fitting is waited for, not fitted twice
-(:func:`vision.glyphs.load_or_fit`).
+50 to 130 minutes), so the first photo would wait that long without a word; :func:`fit_missing`
+fits them one by one up front and says which it is fitting. A model another process is fitting is
+waited for, not fitted twice (:func:`vision.glyphs.load_or_fit`).
 
 Example::
 
