@@ -121,7 +121,7 @@ def _cell_patch(grid: GridFind, cell: Cell, closing: bool = False) -> np.ndarray
     x0, y0, x1, y1 = grid.cell_box(cell)
     sx, sy = CELL / max(1.0, x1 - x0), CELL / max(1.0, y1 - y0)
     m = np.float32([[sx, 0, MARGIN - x0 * sx], [0, sy, MARGIN - y0 * sy]])
-    grey = to_grey(grid.rectified)
+    grey = _memo(grid, ("grey",), lambda: to_grey(grid.rectified))  # once per grid, not per cell
     patch = cv2.warpAffine(grey, m, (PATCH, PATCH), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     patch = patch.astype(np.float32)
     return np.clip(1 - patch / np.maximum(_paper(patch, closing), 1), 0, 1)
