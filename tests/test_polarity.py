@@ -117,3 +117,28 @@ def test_a_photo_of_a_dark_screen_with_a_reflection_is_read_in_negative():
     reading = read(image)
     assert DARK_MODE_NOTE in reading.notes and reading.confident
     assert set(reading.puzzle.cages) == set(puzzle_from_json(truth["truth"]).cages)
+
+
+@pytest.mark.parametrize("style", ["app", "web"])
+def test_a_kakuro_in_a_dark_theme_is_read_in_negative(style):
+    """A Kakuro screen in dark mode (grey blocks a little lighter than the near-black page, light
+    numbers): its negative is a light page's Kakuro, read as one; the photo is not a dark KenKen."""
+    from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
+    from vision.grid import find_grid
+    from solver.kakuro.formats import kakuro_from_json
+    from vision.errors import NoPuzzleFound
+    from vision.kakuro import KakuroReading
+    from vision.polarity import look_in_negative
+    from vision.read_any import read_any
+
+    image, truth = make_kakuro_item(KakuroSpec("d", 29, 8, 7, style, "clean", dark=True))
+    try:
+        grid = find_grid(image)
+    except NoPuzzleFound:
+        grid = None
+    look = look_in_negative(image, grid)
+    assert look is not None and not look.kenken and (look.negative == 255 - image).all()
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading) and DARK_MODE_NOTE in reading.notes
+    assert reading.confident and reading.puzzle.with_entries(None) == kakuro_from_json(truth["truth"]).with_entries(None)
+    assert [list(row) for row in reading.solution] == truth["solution"]

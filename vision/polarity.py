@@ -26,11 +26,12 @@ Example::
 
 (:func:`vision.read_any.read_any` looks for a Kakuro in the photo first, and for a grid in the
 negative only when it finds none it is sure of: a Kakuro photo's KenKen grid is seldom clear —
-except in a mostly dark photo (:func:`dark_photo`), whose negative it looks at first.)
+except in a mostly dark photo (:func:`dark_photo`), whose negative it looks at first
+(:func:`look_in_negative`), and reads as a dark theme's Kakuro when no KenKen is found there.)
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -120,10 +121,38 @@ def clear_lines(grid: GridFind | None) -> bool:
     return grid is not None and line_contrast(grid) >= CLEAR_LINES
 
 
-def grid_in_negative(pixels: np.ndarray, grid: GridFind | None) -> tuple[np.ndarray, GridFind] | None:
+@dataclass(frozen=True)
+class NegativeLook:
+    """What the KenKen grid finder found in a photo's negative (:func:`look_in_negative`)."""
+
+    negative: np.ndarray
+    """The photo's negative (255 less each value)."""
+    grid: GridFind | None
+    """The grid :func:`vision.grid.find_grid` found in it, None for none."""
+    kenken: bool
+    """Whether that grid passes as a dark-mode KenKen's (the checks of the module docstring); its
+    notes then end with DARK_MODE_NOTE."""
+
+
+STRETCH_PERCENTILES = (1.0, 99.0)
+"""The percentiles of a photo's grey (every fourth pixel of every fourth row) that :func:`stretched`
+takes to black and white."""
+
+
+def stretched(pixels: np.ndarray) -> np.ndarray:
+    """``pixels`` (uint8) with their tones spread over 0..255: the STRETCH_PERCENTILES of their grey
+    become 0 and 255, every channel the same way, the rest clipped. A dark screen's photo spans
+    little of the range (a dark theme's page at 10–50, its print at 190–240, its Kakuro blocks 20–40
+    over the page), and the Kakuro finder judges a cell dark by fixed steps of grey."""
+    lo, hi = np.percentile(to_grey(pixels[::4, ::4]), STRETCH_PERCENTILES)
+    gain = 255.0 / max(1.0, float(hi - lo))
+    return np.clip((pixels.astype(np.float32) - float(lo)) * gain + 0.5, 0, 255).astype(np.uint8)
+
+
+def look_in_negative(pixels: np.ndarray, grid: GridFind | None) -> NegativeLook | None:
     """When ``grid`` (what :func:`vision.grid.find_grid` found in ``pixels``, None for nothing) has
-    no lines clearly darker than its cells: the negative of ``pixels`` and the grid found there,
-    its notes ending with DARK_MODE_NOTE, if it passes the checks of the module docstring; else None."""
+    no lines clearly darker than its cells: the negative of ``pixels`` and what was found there;
+    else None (the photo is print on paper, its negative is not looked at)."""
     contrast = line_contrast(grid) if grid is not None else 0.0
     if contrast >= CLEAR_LINES:
         return None
@@ -131,11 +160,18 @@ def grid_in_negative(pixels: np.ndarray, grid: GridFind | None) -> tuple[np.ndar
     try:
         other = find_grid(negative)
     except NoPuzzleFound:
-        return None
+        return NegativeLook(negative, None, False)
     if (line_contrast(other) >= max(CLEAR_LINES, contrast) and block_share(other, NEAR_CELLS) < DARK_SHARE[0]
             and light_around(other, negative)):
-        return negative, replace(other, notes=other.notes + (DARK_MODE_NOTE,))
-    return None
+        return NegativeLook(negative, replace(other, notes=other.notes + (DARK_MODE_NOTE,)), True)
+    return NegativeLook(negative, other, False)
+
+
+def grid_in_negative(pixels: np.ndarray, grid: GridFind | None) -> tuple[np.ndarray, GridFind] | None:
+    """The negative of ``pixels`` and the grid found there when it passes as a dark-mode KenKen's
+    (:func:`look_in_negative`), its notes ending with DARK_MODE_NOTE; else None."""
+    look = look_in_negative(pixels, grid)
+    return (look.negative, look.grid) if look is not None and look.kenken else None
 
 
 def find_grid_any_polarity(pixels: np.ndarray) -> tuple[np.ndarray, GridFind]:

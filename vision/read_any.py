@@ -6,7 +6,12 @@ both (it is a third to a half of a KenKen photo's reading time). When it found n
 dark lines and no Kakuro is read surely either, it looks once more in the photo's negative
 (:mod:`vision.polarity`): a grid found there is a dark-mode screenshot's, read as a KenKen. A
 mostly dark photo (:func:`vision.polarity.dark_photo`) without a clear grid is looked at in the
-negative first, before any reading: a dark screen's photo then costs no look for a Kakuro. When neither finds a puzzle, the
+negative first, before any reading: a dark screen's photo then costs no look for a Kakuro. When
+that negative shows no dark-mode KenKen and the photo itself no confident Kakuro (a light page's
+Kakuro with dark blocks is mostly dark too), the negative is read as a Kakuro, its tones stretched
+(:func:`vision.polarity.stretched`): a dark theme's Kakuro, grey blocks a little lighter than its
+near-black page, is a light page's in negative. Its reading is taken unless only the photo's own
+has exactly one solution, and says "read in negative". When neither finds a puzzle, the
 outlines it probed are probed again less a band off one side (:func:`vision.grid.grid_in_bands`).
 
 The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
@@ -46,7 +51,8 @@ from .grid import find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, block_share
-from .polarity import clear_lines, dark_photo, grid_in_negative
+from .polarity import DARK_MODE_NOTE, NegativeLook, clear_lines, dark_photo, grid_in_negative, look_in_negative,
+                       stretched)
 from .read import Reading, read, timed_stage
 
 
@@ -68,12 +74,12 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             grid = find_grid(pixels)
         except NoPuzzleFound as err:
             grid, missing = None, err
-    clear, looked_in_negative = clear_lines(grid), False
+    clear, negative = clear_lines(grid), None
     if not clear and dark_photo(pixels):  # a dark screen's photo: the negative first
         with timed_stage(seconds, "grid in negative"):
-            dark, looked_in_negative = grid_in_negative(pixels, grid), True
-        if dark is not None:
-            return read(dark[0], debug=debug, grid=dark[1], seconds=seconds)
+            negative = look_in_negative(pixels, grid)
+        if negative.kenken:
+            return read(negative.negative, debug=debug, grid=negative.grid, seconds=seconds)
     kenken = None
     if grid is not None and block_share(grid) < DARK_SHARE[0]:
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
@@ -85,7 +91,14 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                                  seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
         except NoPuzzleFound:
             kakuro = None
-    if (kakuro is None or not kakuro.confident) and not clear and not looked_in_negative:
+    if negative is not None and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
+        spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
+                 "grid in negative": seconds["grid in negative"], "kakuro look": seconds["kakuro look"]}
+        with timed_stage(seconds, "kakuro in negative"):
+            inverted = _kakuro_in_negative(negative, debug, spent)
+        if inverted is not None and (kakuro is None or kakuro.status != "unique" or inverted.status == "unique"):
+            kakuro = inverted  # its reading unless only the photo's has exactly one solution
+    if (kakuro is None or not kakuro.confident) and not clear and negative is None:
         with timed_stage(seconds, "grid in negative"):
             dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
         if dark is not None:
@@ -109,6 +122,18 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             f"a Kakuro grid was seen too; read as a KenKen (as a Kakuro: {_verdict(kakuro)})",))
     return replace(_with_kenken_look(kakuro, kenken, seconds),
                    notes=kakuro.notes + (f"read as a Kakuro (as a KenKen: {_verdict(kenken)})",))
+
+
+def _kakuro_in_negative(negative: NegativeLook, debug: bool, seconds: dict[str, float]) -> KakuroReading | None:
+    """The Kakuro reading of a dark photo's negative (a dark theme's grey blocks and light numbers
+    turn to a light page's), noted so (DARK_MODE_NOTE), counting ``seconds`` spent before; None when
+    no Kakuro grid is found there."""
+    try:
+        kakuro = read_kakuro(stretched(negative.negative), debug=debug,
+                             kenken=(negative.grid,) if negative.grid else (), seconds=seconds)
+    except NoPuzzleFound:
+        return None
+    return replace(kakuro, notes=kakuro.notes + (DARK_MODE_NOTE,))
 
 
 def _with_kenken_look(kakuro: KakuroReading, kenken: Reading, seconds: dict[str, float]) -> KakuroReading:
