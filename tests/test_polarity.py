@@ -142,3 +142,20 @@ def test_a_kakuro_in_a_dark_theme_is_read_in_negative(style):
     assert isinstance(reading, KakuroReading) and DARK_MODE_NOTE in reading.notes
     assert reading.confident and reading.puzzle.with_entries(None) == kakuro_from_json(truth["truth"]).with_entries(None)
     assert [list(row) for row in reading.solution] == truth["solution"]
+
+
+def test_stretched_spreads_a_dark_screens_narrow_tones_over_the_whole_range():
+    """The 1st and 99th percentiles of the grey go to black and white, the rest clipped, the order of
+    tones kept and every channel mapped alike."""
+    from vision.polarity import stretched
+    rng = np.random.default_rng(5)
+    grey = rng.integers(20, 61, (200, 300)).astype(np.uint8)
+    image = np.dstack([grey, grey, grey])
+    out = stretched(image)
+    assert out.dtype == np.uint8 and out.shape == image.shape
+    assert (out[..., 0] == out[..., 1]).all() and (out[..., 1] == out[..., 2]).all()
+    assert out[grey == 20].max() == 0 and out[grey == 60].min() == 255
+    order = np.argsort(grey.ravel(), kind="stable")
+    assert (np.diff(out[..., 0].ravel()[order].astype(int)) >= 0).all()
+    flat = np.full((50, 50, 3), 128, np.uint8)
+    assert stretched(flat).shape == flat.shape  # one tone: no division by zero

@@ -51,7 +51,7 @@ from .grid import find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, block_share
-from .polarity import DARK_MODE_NOTE, NegativeLook, clear_lines, dark_photo, grid_in_negative, look_in_negative,
+from .polarity import (DARK_MODE_NOTE, NegativeLook, clear_lines, dark_photo, grid_in_negative, look_in_negative,
                        stretched)
 from .read import Reading, read, timed_stage
 
