@@ -47,11 +47,11 @@ from pathlib import Path
 import numpy as np
 
 from .errors import NoPuzzleFound
-from .grid import find_grid, grid_in_bands
+from .grid import GridFind, find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, block_share
-from .polarity import (DARK_MODE_NOTE, NegativeLook, clear_lines, dark_photo, grid_in_negative, look_in_negative,
+from .polarity import (DARK_MODE_NOTE, clear_lines, dark_photo, grid_in_negative, look_in_negative,
                        stretched)
 from .read import Reading, read, timed_stage
 
@@ -74,12 +74,17 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             grid = find_grid(pixels)
         except NoPuzzleFound as err:
             grid, missing = None, err
-    clear, negative = clear_lines(grid), None
-    if not clear and dark_photo(pixels):  # a dark screen's photo: the negative first
+    clear, dark, negative = clear_lines(grid), dark_photo(pixels), None
+    if not clear and dark:  # a dark screen's photo: the negative first
         with timed_stage(seconds, "grid in negative"):
             negative = look_in_negative(pixels, grid)
         if negative.kenken:
-            return read(negative.negative, debug=debug, grid=negative.grid, seconds=seconds)
+            dark_kenken = read(negative.negative, debug=debug, grid=negative.grid, seconds=seconds)
+            if dark_kenken.confident:
+                return dark_kenken
+            spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
+                     "grid in negative": seconds["grid in negative"]}
+            return _weighed(dark_kenken, _kakuro_in_negative(negative.negative, negative.grid, debug, spent), seconds)
     kenken = None
     if grid is not None and block_share(grid) < DARK_SHARE[0]:
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
@@ -91,19 +96,21 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                                  seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
         except NoPuzzleFound:
             kakuro = None
-    if negative is not None and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
-        spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
-                 "grid in negative": seconds["grid in negative"], "kakuro look": seconds["kakuro look"]}
+    if dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
+        spent = {"load": seconds["load"], "kenken grid": seconds["grid"], "kakuro look": seconds["kakuro look"]}
+        if negative is not None:
+            spent["grid in negative"] = seconds["grid in negative"]
         with timed_stage(seconds, "kakuro in negative"):
-            inverted = _kakuro_in_negative(negative, debug, spent)
-        if inverted is not None and (kakuro is None or kakuro.status != "unique" or inverted.status == "unique"):
-            kakuro = inverted  # its reading unless only the photo's has exactly one solution
+            inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
+                                           negative.grid if negative is not None else None, debug, spent)
+        if inverted is not None and (kakuro is None or _rank(inverted) > _rank(kakuro)):
+            kakuro = inverted
     if (kakuro is None or not kakuro.confident) and not clear and negative is None:
         with timed_stage(seconds, "grid in negative"):
-            dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
-        if dark is not None:
+            light_on_dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
+        if light_on_dark is not None:
             spent = {**seconds, **(kenken.seconds if kenken is not None else {})}
-            return read(dark[0], debug=debug, grid=dark[1], seconds=spent)
+            return read(light_on_dark[0], debug=debug, grid=light_on_dark[1], seconds=spent)
     if kenken is None:
         if kakuro is not None and (kakuro.confident or grid is None):
             return kakuro
@@ -115,6 +122,12 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         kenken = replace(kenken, seconds={**seconds, **kenken.seconds})
         if kakuro is not None and kakuro.confident:
             return _with_kenken_look(kakuro, kenken, seconds)
+    return _weighed(kenken, kakuro, seconds)
+
+
+def _weighed(kenken: Reading, kakuro: KakuroReading | None, seconds: dict[str, float]) -> Reading | KakuroReading:
+    """The KenKen reading, or the Kakuro reading when there is one and the solver prefers it
+    (:func:`_kenken_rather`), noted so and counting the KenKen reader's time beyond ``seconds``."""
     if kakuro is None:
         return kenken
     if _kenken_rather(kenken, kakuro):
@@ -124,16 +137,24 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                    notes=kakuro.notes + (f"read as a Kakuro (as a KenKen: {_verdict(kenken)})",))
 
 
-def _kakuro_in_negative(negative: NegativeLook, debug: bool, seconds: dict[str, float]) -> KakuroReading | None:
-    """The Kakuro reading of a dark photo's negative (a dark theme's grey blocks and light numbers
-    turn to a light page's), noted so (DARK_MODE_NOTE), counting ``seconds`` spent before; None when
-    no Kakuro grid is found there."""
+def _kakuro_in_negative(negative: np.ndarray, grid: GridFind | None, debug: bool,
+                        seconds: dict[str, float]) -> KakuroReading | None:
+    """The Kakuro reading of a dark photo's ``negative``, its tones stretched (a dark theme's grey
+    blocks and light numbers turn to a light page's), ``grid`` what the KenKen finder found there
+    (None for nothing or not looked), noted DARK_MODE_NOTE, counting ``seconds`` spent before; None
+    when no Kakuro grid is found there."""
     try:
-        kakuro = read_kakuro(stretched(negative.negative), debug=debug,
-                             kenken=(negative.grid,) if negative.grid else (), seconds=seconds)
+        kakuro = read_kakuro(stretched(negative), debug=debug, kenken=(grid,) if grid is not None else (),
+                             seconds=seconds)
     except NoPuzzleFound:
         return None
     return replace(kakuro, notes=kakuro.notes + (DARK_MODE_NOTE,))
+
+
+def _rank(kakuro: KakuroReading) -> tuple[bool, bool, float]:
+    """How a Kakuro reading ranks against another of the same photo (the photo's own against its
+    negative's): confident first, then exactly one solution, then the smaller share of numbers changed."""
+    return kakuro.confident, kakuro.status == "unique", -_share(kakuro.changes, kakuro.puzzle.runs)
 
 
 def _with_kenken_look(kakuro: KakuroReading, kenken: Reading, seconds: dict[str, float]) -> KakuroReading:
