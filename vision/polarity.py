@@ -116,6 +116,20 @@ def dark_photo(pixels: np.ndarray) -> bool:
     return float(np.median(to_grey(pixels[::4, ::4]))) < DARK_PHOTO
 
 
+DARK_THEME = 90
+"""Greatest 90th percentile of grey (0..255) of a photo that :func:`dark_theme` calls a dark theme's
+screen. Seed 6060's 120 dark Kakuro screens measure 52–166 (89 of them under it); the light Kakuro
+photos of seed 2727 that :func:`dark_photo` calls mostly dark (43, an app's dark blocks and
+background) 99–247: their white cells are light."""
+
+
+def dark_theme(pixels: np.ndarray) -> bool:
+    """Whether ``pixels`` (RGB or grey) look like a dark theme's screen: even their 90th percentile
+    of grey (every fourth pixel of every fourth row) is under DARK_THEME, its light print and lines
+    being thin (a light page's Kakuro with dark blocks shows its white cells)."""
+    return float(np.percentile(to_grey(pixels[::4, ::4]), 90)) < DARK_THEME
+
+
 def clear_lines(grid: GridFind | None) -> bool:
     """Whether ``grid`` was found with lines clearly darker than its cells (CLEAR_LINES)."""
     return grid is not None and line_contrast(grid) >= CLEAR_LINES

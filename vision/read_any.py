@@ -51,7 +51,7 @@ from .grid import GridFind, find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import DARK_SHARE, block_share
-from .polarity import (DARK_MODE_NOTE, clear_lines, dark_photo, grid_in_negative, look_in_negative,
+from .polarity import (DARK_MODE_NOTE, clear_lines, dark_photo, dark_theme, grid_in_negative, look_in_negative,
                        stretched)
 from .read import Reading, read, timed_stage
 
@@ -75,6 +75,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         except NoPuzzleFound as err:
             grid, missing = None, err
     clear, dark, negative = clear_lines(grid), dark_photo(pixels), None
+    inverted, tried = None, False  # the Kakuro reading of the negative, and whether it was tried
     if not clear and dark:  # a dark screen's photo: the negative first
         with timed_stage(seconds, "grid in negative"):
             negative = look_in_negative(pixels, grid)
@@ -85,6 +86,13 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
                      "grid in negative": seconds["grid in negative"]}
             return _weighed(dark_kenken, _kakuro_in_negative(negative.negative, negative.grid, debug, spent), seconds)
+        if dark_theme(pixels):  # its Kakuro in negative first: the photo's own look seldom finds it, slowly
+            spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
+                     "grid in negative": seconds["grid in negative"]}
+            with timed_stage(seconds, "kakuro in negative"):
+                inverted, tried = _kakuro_in_negative(negative.negative, negative.grid, debug, spent), True
+            if inverted is not None and inverted.confident:
+                return inverted
     kenken = None
     if grid is not None and block_share(grid) < DARK_SHARE[0]:
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
@@ -97,12 +105,13 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         except NoPuzzleFound:
             kakuro = None
     if dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
-        spent = {"load": seconds["load"], "kenken grid": seconds["grid"], "kakuro look": seconds["kakuro look"]}
-        if negative is not None:
-            spent["grid in negative"] = seconds["grid in negative"]
-        with timed_stage(seconds, "kakuro in negative"):
-            inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
-                                           negative.grid if negative is not None else None, debug, spent)
+        if not tried:
+            spent = {"load": seconds["load"], "kenken grid": seconds["grid"], "kakuro look": seconds["kakuro look"]}
+            if negative is not None:
+                spent["grid in negative"] = seconds["grid in negative"]
+            with timed_stage(seconds, "kakuro in negative"):
+                inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
+                                               negative.grid if negative is not None else None, debug, spent)
         if inverted is not None and (kakuro is None or _rank(inverted) > _rank(kakuro)):
             kakuro = inverted
     if (kakuro is None or not kakuro.confident) and not clear and negative is None:
