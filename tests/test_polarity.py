@@ -159,3 +159,53 @@ def test_stretched_spreads_a_dark_screens_narrow_tones_over_the_whole_range():
     assert (np.diff(out[..., 0].ravel()[order].astype(int)) >= 0).all()
     flat = np.full((50, 50, 3), 128, np.uint8)
     assert stretched(flat).shape == flat.shape  # one tone: no division by zero
+
+
+def test_a_dark_theme_is_told_from_a_light_page_with_dark_blocks():
+    """dark_theme: a near-black screen with thin light lines is one; a mostly dark photo of a light
+    page (white cells among dark blocks, a dark surround) is mostly dark but no dark theme."""
+    from vision.polarity import dark_photo, dark_theme
+    screen = np.full((600, 480, 3), 25, np.uint8)
+    for at in range(0, 600, 100):  # 2-px lines 100 px apart
+        screen[at:at + 2] = 220
+        screen[:, at:at + 2] = 220
+    assert dark_photo(screen) and dark_theme(screen)
+    page = np.full((400, 300, 3), 30, np.uint8)
+    page[100:300, 50:250][np.add.outer(np.arange(200) // 25, np.arange(200) // 25) % 2 == 0] = 235
+    assert dark_photo(page) and not dark_theme(page)
+
+
+@pytest.mark.parametrize("index", [1, 29])
+def test_a_dark_kakuro_taken_for_something_else_first_is_read_as_a_kakuro(index, tmp_path):
+    """Seed 6060's clean dark screens 1 and 29, as `kensnap corpus --kakuro --dark` writes them: the
+    first shows lines clear enough to pass for a light page's grid (its negative is not looked at
+    before the Kakuro look), the second's negative passes for a dark-mode KenKen; both are read in
+    negative as the Kakuro they are, and surely."""
+    import json
+
+    from solver.kakuro.formats import kakuro_from_json
+    from ui.corpus_kakuro import plan_kakuro, write_kakuro_corpus
+    from vision.errors import NoPuzzleFound
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+    from vision.kakuro import KakuroReading
+    from vision.polarity import clear_lines, look_in_negative
+    from vision.read_any import read_any
+
+    spec = plan_kakuro(index + 1, 6060, dark=True)[index]
+    assert spec.dark and spec.level == "clean"
+    [path] = write_kakuro_corpus(tmp_path, [spec], workers=1)
+    truth = json.loads(path.read_text())
+    image = load_image(tmp_path / truth["image"])
+    try:
+        grid = find_grid(image)
+    except NoPuzzleFound:
+        grid = None
+    if index == 1:
+        assert clear_lines(grid)
+    else:
+        look = look_in_negative(image, grid)
+        assert look is not None and look.kenken
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading) and DARK_MODE_NOTE in reading.notes and reading.confident
+    assert reading.puzzle.with_entries(None) == kakuro_from_json(truth["truth"]).with_entries(None)
