@@ -27,7 +27,9 @@ Example::
 (:func:`vision.read_any.read_any` looks for a Kakuro in the photo first, and for a grid in the
 negative only when it finds none it is sure of: a Kakuro photo's KenKen grid is seldom clear —
 except in a mostly dark photo (:func:`dark_photo`), whose negative it looks at first
-(:func:`look_in_negative`), and reads as a dark theme's Kakuro when no KenKen is found there.)
+(:func:`look_in_negative`); it reads that negative, its tones :func:`stretched`, as a dark theme's
+Kakuro when no KenKen is read surely there, first of all for a photo that looks like a dark theme's
+screen (:func:`dark_theme`).)
 """
 from __future__ import annotations
 

@@ -6,13 +6,20 @@ both (it is a third to a half of a KenKen photo's reading time). When it found n
 dark lines and no Kakuro is read surely either, it looks once more in the photo's negative
 (:mod:`vision.polarity`): a grid found there is a dark-mode screenshot's, read as a KenKen. A
 mostly dark photo (:func:`vision.polarity.dark_photo`) without a clear grid is looked at in the
-negative first, before any reading: a dark screen's photo then costs no look for a Kakuro. When
-that negative shows no dark-mode KenKen and the photo itself no confident Kakuro (a light page's
-Kakuro with dark blocks is mostly dark too), the negative is read as a Kakuro, its tones stretched
-(:func:`vision.polarity.stretched`): a dark theme's Kakuro, grey blocks a little lighter than its
-near-black page, is a light page's in negative. Its reading is taken unless only the photo's own
-has exactly one solution, and says "read in negative". When neither finds a puzzle, the
-outlines it probed are probed again less a band off one side (:func:`vision.grid.grid_in_bands`).
+negative first, before any reading: a dark-mode KenKen read surely there costs no look for a Kakuro.
+
+A dark theme's Kakuro (grey blocks a little lighter than its near-black page, light numbers) is a
+light page's in negative, its tones stretched (:func:`vision.polarity.stretched`): a mostly dark
+photo is read so as a Kakuro, noted "read in negative", (1) when its negative passes for a
+dark-mode KenKen that is not read confidently, weighed against that KenKen as below; (2) first,
+before the photo's own Kakuro look (slow, and it seldom finds a dark theme's grid), when the photo
+looks like a dark theme's screen (:func:`vision.polarity.dark_theme`), taken when confident; (3)
+otherwise after the photo's own Kakuro look when that is not confident (a light page's Kakuro with
+dark blocks is mostly dark too), the two readings ranked: confident first, then exactly one
+solution, then the smaller share of numbers changed, a tie to the photo's own.
+
+When neither finds a puzzle, the outlines the KenKen finder probed are probed again less a band off
+one side (:func:`vision.grid.grid_in_bands`).
 
 The solver settles doubt between the two: a KenKen photo under a shadow can pass for a Kakuro (the
 shadow's edge across a cell looks like a clue cell's diagonal), so a Kakuro reading that is not
