@@ -112,7 +112,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         except NoPuzzleFound:
             kakuro = None
     if dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
-        if not tried:
+        if not tried and (kakuro is None or kakuro.status != "unique"):
             spent = {"load": seconds["load"], "kenken grid": seconds["grid"], "kakuro look": seconds["kakuro look"]}
             if negative is not None:
                 spent["grid in negative"] = seconds["grid in negative"]
