@@ -14,9 +14,10 @@ photo is read so as a Kakuro, noted "read in negative", (1) when its negative pa
 dark-mode KenKen that is not read confidently, weighed against that KenKen as below; (2) first,
 before the photo's own Kakuro look (slow, and it seldom finds a dark theme's grid), when the photo
 looks like a dark theme's screen (:func:`vision.polarity.dark_theme`), taken when confident; (3)
-otherwise after the photo's own Kakuro look when that is not confident (a light page's Kakuro with
-dark blocks is mostly dark too), the two readings ranked: confident first, then exactly one
-solution, then the smaller share of numbers changed, a tie to the photo's own.
+otherwise after the photo's own Kakuro look when that found no Kakuro with exactly one solution (a
+light page's Kakuro with dark blocks is mostly dark too, and one read with exactly one solution
+though not surely pays no look in its negative), the two readings ranked: confident first, then
+exactly one solution, then the smaller share of numbers changed, a tie to the photo's own.
 
 When neither finds a puzzle, the outlines the KenKen finder probed are probed again less a band off
 one side (:func:`vision.grid.grid_in_bands`).
