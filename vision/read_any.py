@@ -91,12 +91,10 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             dark_kenken = read(negative.negative, debug=debug, grid=negative.grid, seconds=seconds)
             if dark_kenken.confident:
                 return dark_kenken
-            spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
-                     "grid in negative": seconds["grid in negative"]}
-            return _weighed(dark_kenken, _kakuro_in_negative(negative.negative, negative.grid, debug, spent), seconds)
+            inverted = _kakuro_in_negative(negative.negative, negative.grid, debug, _spent(seconds))
+            return _weighed(dark_kenken, inverted, seconds)
         if dark_theme(pixels):  # its Kakuro in negative first: the photo's own look seldom finds it, slowly
-            spent = {"load": seconds["load"], "kenken grid": seconds["grid"],
-                     "grid in negative": seconds["grid in negative"]}
+            spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
                 inverted, tried = _kakuro_in_negative(negative.negative, negative.grid, debug, spent), True
             if inverted is not None and inverted.confident:
@@ -114,9 +112,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             kakuro = None
     if dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
         if not tried and (kakuro is None or kakuro.status != "unique"):
-            spent = {"load": seconds["load"], "kenken grid": seconds["grid"], "kakuro look": seconds["kakuro look"]}
-            if negative is not None:
-                spent["grid in negative"] = seconds["grid in negative"]
+            spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
                 inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
                                                negative.grid if negative is not None else None, debug, spent)
@@ -166,6 +162,12 @@ def _kakuro_in_negative(negative: np.ndarray, grid: GridFind | None, debug: bool
     except NoPuzzleFound:
         return None
     return replace(kakuro, notes=kakuro.notes + (DARK_MODE_NOTE,))
+
+
+def _spent(seconds: dict[str, float]) -> dict[str, float]:
+    """The stages timed so far, as the Kakuro reader counts them before its own (the KenKen finder's
+    "grid" named "kenken grid")."""
+    return {("kenken grid" if stage == "grid" else stage): time for stage, time in seconds.items()}
 
 
 def _rank(kakuro: KakuroReading) -> tuple[bool, bool, float]:
