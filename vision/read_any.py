@@ -91,8 +91,10 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             dark_kenken = read(negative.negative, debug=debug, grid=negative.grid, seconds=seconds)
             if dark_kenken.confident:
                 return dark_kenken
-            inverted = _kakuro_in_negative(negative.negative, negative.grid, debug, _spent(seconds))
-            return _weighed(dark_kenken, inverted, seconds)
+            spent = _spent(seconds)
+            with timed_stage(seconds, "kakuro in negative"):
+                inverted = _kakuro_in_negative(negative.negative, negative.grid, debug, spent)
+            return _weighed(replace(dark_kenken, seconds={**seconds, **dark_kenken.seconds}), inverted, seconds)
         if dark_theme(pixels):  # its Kakuro in negative first: the photo's own look seldom finds it, slowly
             spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
@@ -107,7 +109,7 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
     with timed_stage(seconds, "kakuro look"):
         try:
             kakuro = read_kakuro(pixels, debug=debug, kenken=(grid,) if grid is not None else (),
-                                 seconds={"load": seconds["load"], "kenken grid": seconds["grid"]})
+                                 seconds=_spent(seconds))
         except NoPuzzleFound:
             kakuro = None
     if dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
@@ -117,7 +119,9 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
                 inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
                                                negative.grid if negative is not None else None, debug, spent)
         if inverted is not None and (kakuro is None or _rank(inverted) > _rank(kakuro)):
-            kakuro = inverted
+            kakuro = _counting(inverted, seconds, "kakuro look")
+        elif kakuro is not None:
+            kakuro = _counting(kakuro, seconds, "kakuro in negative")
     if (kakuro is None or not kakuro.confident) and not clear and negative is None:
         with timed_stage(seconds, "grid in negative"):
             light_on_dark = grid_in_negative(pixels, grid)  # a light-on-dark page (vision.polarity)
@@ -168,6 +172,14 @@ def _spent(seconds: dict[str, float]) -> dict[str, float]:
     """The stages timed so far, as the Kakuro reader counts them before its own (the KenKen finder's
     "grid" named "kenken grid")."""
     return {("kenken grid" if stage == "grid" else stage): time for stage, time in seconds.items()}
+
+
+def _counting(kakuro: KakuroReading, seconds: dict[str, float], stage: str) -> KakuroReading:
+    """``kakuro`` counting ``stage`` of ``seconds`` too (the other Kakuro look, whose reading was not
+    taken), unless it counts it already (a look in negative made after the photo's own counts that)."""
+    if stage in seconds and stage not in kakuro.seconds:
+        return replace(kakuro, seconds={**kakuro.seconds, stage: seconds[stage]})
+    return kakuro
 
 
 def _rank(kakuro: KakuroReading) -> tuple[bool, bool, float]:
