@@ -567,7 +567,11 @@ def diagonal_line(patch: np.ndarray, reach: int = 10) -> tuple[int, int]:
     most from its median, over most of its length (the median along it: a digit beside the
     diagonal crosses lines near it for a short stretch only), and the half-width (at least DIAGONAL) over which the difference stays
     above a third of the way from the background to that peak (a blurred line is wide)."""
-    diff = np.abs(patch - float(np.median(patch)))
+    return _line_in(np.abs(patch - float(np.median(patch))), reach)
+
+
+def _line_in(diff: np.ndarray, reach: int) -> tuple[int, int]:
+    """:func:`diagonal_line` of the patch whose difference from its median is ``diff``."""
     rows, middle = _diagonals(reach)
     ranked = np.sort(np.where(rows >= 0, diff.ravel()[np.maximum(rows, 0)], np.inf), axis=1)
     medians = (ranked[np.arange(len(rows)), (middle - 1) // 2] + ranked[np.arange(len(rows)), middle // 2]) / 2
@@ -586,16 +590,28 @@ def diagonal_strength(patch: np.ndarray) -> float:
     """How clearly a clue cell's diagonal runs through the patch corner to corner: the least, over
     four stretches of the diagonal, of its mean difference from the patch's median, over the
     median difference elsewhere. Clue cells score well above CLUE_DIAGONAL; blocks and white cells
-    (a written digit crosses only part of the diagonal) well below."""
-    offset, _ = diagonal_line(patch)
+    (a written digit crosses only part of the diagonal) well below. (The patch is CELL × CELL.)"""
     diff = np.abs(patch - float(np.median(patch)))
+    offset, _ = _line_in(diff, 10)
+    stretches, rest = _strength_places(offset)
+    flat = diff.ravel()
+    means = [flat[stretch].mean() for stretch in stretches]
+    return float(min(means) / (np.median(flat[rest]) + 2.0))
+
+
+@lru_cache(maxsize=32)
+def _strength_places(offset: int) -> tuple[tuple[np.ndarray, ...], np.ndarray]:
+    """For :func:`diagonal_strength` of a diagonal at ``offset``: the flat indices (row-major, as a
+    boolean mask takes them) of the band within a pixel of it in each of four stretches, and of
+    the pixels farther than DIAGONAL from it, all inside the EDGE margin."""
     ys, xs = np.mgrid[0:CELL, 0:CELL]
     inside = (xs >= EDGE) & (xs < CELL - EDGE) & (ys >= EDGE) & (ys < CELL - EDGE)
     band = (np.abs(xs - ys - offset) <= 1) & inside
     rest = inside & (np.abs(xs - ys - offset) > DIAGONAL)
     stretch = (CELL - 2 * EDGE) / 4
-    means = [diff[band & (xs >= EDGE + k * stretch) & (xs < EDGE + (k + 1) * stretch)].mean() for k in range(4)]
-    return float(min(means) / (np.median(diff[rest]) + 2.0))
+    stretches = tuple(np.flatnonzero(band & (xs >= EDGE + k * stretch) & (xs < EDGE + (k + 1) * stretch))
+                      for k in range(4))
+    return stretches, np.flatnonzero(rest)
 
 
 def written_ink(patch: np.ndarray, white: float | np.ndarray) -> np.ndarray:
