@@ -223,3 +223,39 @@ def test_a_kakuro_is_not_lost_to_a_kenken_that_changed_a_larger_share_of_its_clu
     assert not _kenken_rather(kenken, kakuro)
     assert _kenken_rather(kenken, Seen(status="unique", notes=kakuro.notes, changes=three, puzzle=Seen(runs=tuple(range(6)))))
     assert _kenken_rather(kenken, Seen(status="unique", notes=(), changes=(), puzzle=kakuro.puzzle)) is False
+
+
+@pytest.mark.parametrize("index", [30, 130])
+def test_a_shadowed_kenken_with_one_solution_is_taken_without_a_kakuro_look(index, tmp_path, monkeypatch):
+    """Hand-held k8383-0030 and -0130: a shadow darkens a Kakuro's share of their cells (0.16, 0.12),
+    but no cell shows a clue cell's diagonal, so the KenKen is read first; its reading has exactly
+    one solution on a 5×5 and is taken without a look for a Kakuro (which found nothing in 1.4 and
+    0.3 s)."""
+    from ui.corpus import plan, write_item
+    from vision.grid import find_grid
+    from vision.kakuro_grid import block_share, kakuro_clue_share
+
+    path = write_item(plan(index + 1, 8383)[index], tmp_path)
+    image = load_image(path.with_suffix(".jpg"))
+    grid = find_grid(image)
+    assert block_share(grid) >= vision.kakuro_grid.DARK_SHARE[0] and kakuro_clue_share(grid) == 0.0
+
+    def no_look(*args, **kwargs):
+        raise AssertionError("looked for a Kakuro")
+    monkeypatch.setattr(vision.read_any, "read_kakuro", no_look)
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and reading.status == "unique" and reading.puzzle.size == 5
+    assert "kakuro look" not in reading.seconds
+
+
+@pytest.mark.parametrize("index", [75, 141])
+def test_a_kakuro_read_first_as_a_kenken_with_one_solution_is_still_read_as_a_kakuro(index, tmp_path):
+    """Hand-held kk2727-0075: the KenKen finder takes a few white cells for a 3×3, whose KenKen
+    reading has exactly one solution; hard kk2727-0141: a 5×5 whose KenKen reading has one after
+    the solver changed 8 of its 15 clues. Neither stops the look for a Kakuro (a 3×3 is under
+    SURE_SIZE; 8 of 15 is over CHANGE_SHARE)."""
+    from ui.corpus_kakuro import plan_kakuro, write_kakuro_corpus
+
+    [path] = write_kakuro_corpus(tmp_path, plan_kakuro(index + 1, 2727)[index:], workers=1)
+    reading = read_any(load_image(path.with_suffix(".jpg")))
+    assert isinstance(reading, KakuroReading) and reading.status == "unique"

@@ -406,6 +406,14 @@ def block_share(grid: GridFind, reach: int | None = None) -> float:
     return float(dark_cells(grey, np.asarray(grid.lines_x), np.asarray(grid.lines_y), reach).mean())
 
 
+def kakuro_clue_share(grid: GridFind) -> float:
+    """:func:`clue_share` of the KenKen grid found, in its own lines and dark cells: whether it
+    shows a Kakuro's clue cells."""
+    grey = to_grey(grid.rectified)
+    xs, ys = np.asarray(grid.lines_x), np.asarray(grid.lines_y)
+    return clue_share(grey, xs, ys, dark_cells(grey, xs, ys))
+
+
 def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, contrast: bool = False):
     """Of the dark cells right before (left of, or above) a light one — where a Kakuro has its clue
     cells — the share that shows a diagonal (:func:`vision.kakuro_cells.diagonal_strength`); 0 when

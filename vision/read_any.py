@@ -39,9 +39,12 @@ whose clues were misread, which the person can correct, not a Kakuro made up fro
 (hand-held k8383-0246; the Kakuro sets 2727 and 3535 read the same).
 
 Which look comes first: when under DARK_SHARE[0] of the KenKen grid's cells are dark like a
-Kakuro's blocks (a Kakuro has more), the KenKen is read first, and a confident KenKen reading is
-taken without looking for a Kakuro (a fifth of a KenKen photo's time saved). Otherwise, or when it
-is not confident, the Kakuro look follows and the two are weighed as above.
+Kakuro's blocks (a Kakuro has more), or more are (a shadow's) but the places where a Kakuro prints
+its clue cells show no diagonals, the KenKen is read first (:func:`_kenken_first`), and a KenKen
+reading that is confident, or has exactly one solution on a grid of 5×5 or more with at most a
+quarter of its clues changed, is taken without looking for a Kakuro (:func:`_no_kakuro_look`): on
+a KenKen photo that look, and the look at its negative that follows on a shadowed photo, found
+nothing and took 0.1–4 s. Otherwise the Kakuro look follows and the two are weighed as above.
 
 Example::
 
@@ -58,10 +61,15 @@ from .errors import NoPuzzleFound
 from .grid import GridFind, find_grid, grid_in_bands
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
-from .kakuro_grid import DARK_SHARE, block_share
+from .kakuro_grid import CLUE_SHARE_FAINT, DARK_SHARE, block_share, kakuro_clue_share
 from .polarity import (DARK_MODE_NOTE, clear_lines, dark_photo, dark_theme, grid_in_negative, look_in_negative,
                        stretched)
 from .read import Reading, read, timed_stage
+from .reconcile import CHANGE_SHARE
+
+SURE_SIZE = 5
+"""Least size of a KenKen reading with exactly one solution that is taken without a look for a
+Kakuro (:func:`_no_kakuro_look`)."""
 
 
 
@@ -102,17 +110,20 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             if inverted is not None and inverted.confident:
                 return inverted
     kenken = None
-    if grid is not None and block_share(grid) < DARK_SHARE[0]:
+    if grid is not None and _kenken_first(grid):
         kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
         if kenken.confident and not grid.flattened:
             return kenken
-    with timed_stage(seconds, "kakuro look"):
-        try:
-            kakuro = read_kakuro(pixels, debug=debug, kenken=(grid,) if grid is not None else (),
-                                 seconds=_spent(seconds))
-        except NoPuzzleFound:
-            kakuro = None
-    if dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
+    look = kenken is None or inverted is not None or not _no_kakuro_look(kenken, grid)
+    kakuro = None
+    if look:
+        with timed_stage(seconds, "kakuro look"):
+            try:
+                kakuro = read_kakuro(pixels, debug=debug, kenken=(grid,) if grid is not None else (),
+                                     seconds=_spent(seconds))
+            except NoPuzzleFound:
+                pass
+    if look and dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
         if not tried and (kakuro is None or kakuro.status != "unique"):
             spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
@@ -140,6 +151,27 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
         if kakuro is not None and kakuro.confident:
             return _with_kenken_look(kakuro, kenken, seconds)
     return _weighed(kenken, kakuro, seconds)
+
+
+def _kenken_first(grid: GridFind) -> bool:
+    """Whether the KenKen grid found is read as a KenKen before any look for a Kakuro: under
+    DARK_SHARE[0] of its cells are dark like a Kakuro's blocks, or more (a shadow's) but the places
+    where a Kakuro prints its clue cells show no diagonal there (:func:`kakuro_clue_share` under
+    CLUE_SHARE_FAINT: 74 of seed 8383's 79 KenKen photos with such a share, and the Kakuro sets'
+    photos where the KenKen finder took a few white cells for a small grid)."""
+    return block_share(grid) < DARK_SHARE[0] or kakuro_clue_share(grid) < CLUE_SHARE_FAINT
+
+
+def _no_kakuro_look(kenken: Reading, grid: GridFind) -> bool:
+    """Whether a KenKen reading, though not confident, makes a look for a Kakuro pointless: it has
+    exactly one solution on a grid of at least SURE_SIZE (not found in a flattened copy), for which
+    the solver changed at most CHANGE_SHARE of its clues (the first search's own cap,
+    :mod:`vision.reconcile`). A Kakuro photo read as a KenKen gave one on a few white cells taken for
+    a 3×3 or 4×4 grid, or by changing many clues (Kakuro seed 2727, hard kk2727-0141: a 5×5 with 8
+    of 15 changed); a KenKen photo's look found nothing (seed 8383: 0.1–4 s a photo, half of it in
+    the negative)."""
+    return (kenken.status == "unique" and kenken.puzzle.size >= SURE_SIZE and not grid.flattened
+            and len(kenken.changes) <= CHANGE_SHARE * len(kenken.puzzle.cages))
 
 
 def _weighed(kenken: Reading, kakuro: KakuroReading | None, seconds: dict[str, float]) -> Reading | KakuroReading:
