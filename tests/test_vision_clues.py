@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+import cv2
 import numpy as np
 import pytest
 
@@ -19,6 +20,40 @@ def test_missing_tesseract_is_reported_with_an_install_hint():
         engine.read_lines([np.full((20, 40), 255, np.uint8)])
     assert isinstance(caught.value, VisionError)
     assert "apt-get install tesseract-ocr" in str(caught.value)
+
+
+def test_preparing_a_missing_tesseract_is_silent_and_its_run_says_what_to_install():
+    engine = TesseractEngine(command="/nonexistent/bin/tesseract")
+    engine.prepare()
+    with pytest.raises(TesseractMissing):
+        engine.read_lines([np.full((20, 40), 255, np.uint8)])
+
+
+def _number_crop(text: str) -> np.ndarray:
+    crop = np.full((40, 30 * len(text) + 20), 255, np.uint8)
+    cv2.putText(crop, text, (8, 32), cv2.FONT_HERSHEY_SIMPLEX, 1.1, 0, 2)
+    return crop
+
+
+def test_a_tesseract_process_started_ahead_reads_as_a_fresh_one():
+    """Each run starts the next run's process, which loads its model while it waits for the image
+    (vision.tesseract.WarmProcesses); what it reads is what a process started for the run reads."""
+    from vision.tesseract import WARM
+
+    crops = [_number_crop("12"), _number_crop("7"), _number_crop("240")]
+    engine = TesseractEngine()
+    args = tuple(engine.arguments("0123456789"))
+    WARM.stop()
+    cold = engine.read_lines(crops)  # no process ready: one started for the run
+    ready = WARM.take(args)
+    assert ready is not None and ready.poll() is None  # the next run's, started by this one
+    WARM.start(args)  # handed back: a new one, as `take` gave this one away
+    ready.kill()
+    ready.communicate()
+    engine.prepare()
+    warm = engine.read_lines(crops)
+    assert [r.text for r in warm] == [r.text for r in cold] == ["12", "7", "240"]
+    assert [r.confidence for r in warm] == [r.confidence for r in cold]
 
 
 def test_null_and_fake_engines_spawn_nothing():

@@ -1014,6 +1014,8 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     TesseractMissing/TesseractFailed from the engine.
     """
     model = label_model()
+    if ocr != "never":  # tesseract loads its model while the labels are found
+        getattr(engine or TesseractEngine(), "prepare", lambda whitelist: None)(OCR_CHARS)
     cells = list(cells)
     patches = {cell: cell_patch(grid, cell) for cell in cells}
     first = {cell: label_glyphs(grid, cell) for cell in cells}
