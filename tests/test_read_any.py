@@ -259,3 +259,20 @@ def test_a_kakuro_read_first_as_a_kenken_with_one_solution_is_still_read_as_a_ka
     [path] = write_kakuro_corpus(tmp_path, plan_kakuro(index + 1, 2727)[index:], workers=1)
     reading = read_any(load_image(path.with_suffix(".jpg")))
     assert isinstance(reading, KakuroReading) and reading.status == "unique"
+
+
+def test_a_kakuro_whose_small_kenken_grid_looks_shadowed_is_looked_at_as_a_kakuro_first(tmp_path):
+    """Hand-held kk2727-0022: the KenKen finder takes a few cells for a 4×4 with a Kakuro's share of
+    dark cells and no diagonal at its clue places. Under 5×5 no KenKen reading could spare the look,
+    so the Kakuro is looked at first, and taken, confident, without a KenKen reading."""
+    from ui.corpus_kakuro import plan_kakuro, write_kakuro_corpus
+    from vision.grid import find_grid
+    from vision.kakuro_grid import block_share
+
+    [path] = write_kakuro_corpus(tmp_path, plan_kakuro(23, 2727)[22:], workers=1)
+    image = load_image(path.with_suffix(".jpg"))
+    grid = find_grid(image)
+    assert grid.size < vision.read_any.SURE_SIZE and block_share(grid) >= vision.kakuro_grid.DARK_SHARE[0]
+    reading = read_any(image)
+    assert isinstance(reading, KakuroReading) and reading.confident
+    assert "kenken look" not in reading.seconds
