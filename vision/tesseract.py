@@ -207,6 +207,7 @@ class TesseractEngine:
 
 
 def _popen(args: tuple[str, ...]) -> subprocess.Popen:
+    """Tesseract started with ``args``, its stdin, stdout and stderr piped (it waits for its image)."""
     return subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             env=TESSERACT_ENV)
 
@@ -224,7 +225,10 @@ class WarmProcesses:
         """The ready process for ``args`` (no longer held here), or None."""
         with self._lock:
             owner, process = self._ready.pop(args, (None, None))
-        if process is None or owner != os.getpid() or process.poll() is not None:
+        if process is None or owner != os.getpid():
+            return None
+        if process.poll() is not None:  # ended meanwhile (killed): reaped, and a new one is started
+            process.communicate()
             return None
         return process
 
