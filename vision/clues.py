@@ -1014,8 +1014,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     TesseractMissing/TesseractFailed from the engine.
     """
     model = label_model()
-    if ocr != "never":  # tesseract loads its model while the labels are found
-        getattr(engine or TesseractEngine(), "prepare", lambda whitelist: None)(OCR_CHARS)
+    if ocr != "never":
+        engine = engine or TesseractEngine()
+        engine.prepare(OCR_CHARS)  # tesseract loads its model while the labels are found
     cells = list(cells)
     patches = {cell: cell_patch(grid, cell) for cell in cells}
     first = {cell: label_glyphs(grid, cell) for cell in cells}
@@ -1036,7 +1037,6 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":
-        engine = engine or TesseractEngine()
         # Tesseract reads the number only: the stock model cannot read × ÷ −, and an operator it
         # misreads drags the whole word's confidence to nothing or joins the number ("13+" as "134").
         numbers = [number_glyphs(labels[c], operator_start(labels[c], frames[c], place[2])) for c in asked]

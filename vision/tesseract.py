@@ -81,6 +81,10 @@ class OcrEngine(Protocol):
         """One :class:`LineReading` per crop (grey or RGB uint8, dark text on light), in order."""
         ...
 
+    def prepare(self, whitelist: str = DIGITS) -> None:
+        """Get ready for a later :meth:`read_lines` with ``whitelist`` (may do nothing; never raises)."""
+        ...
+
 
 @dataclass(frozen=True)
 class NullEngine:
@@ -89,6 +93,9 @@ class NullEngine:
     def read_lines(self, crops: Sequence[np.ndarray], whitelist: str = DIGITS) -> list[LineReading]:
         """Empty readings, one per crop."""
         return [LineReading() for _ in crops]
+
+    def prepare(self, whitelist: str = DIGITS) -> None:
+        """Nothing to get ready."""
 
 
 @dataclass(frozen=True)
@@ -108,6 +115,9 @@ class FakeEngine:
             else:
                 out.append(LineReading())
         return out
+
+    def prepare(self, whitelist: str = DIGITS) -> None:
+        """Nothing to get ready."""
 
 
 @dataclass(frozen=True)
