@@ -93,6 +93,7 @@ def test_a_reading_with_one_solution_is_settled_when_the_search_runs_out_of_time
     import vision.reconcile as module
     monkeypatch.setattr(module, "FIRST_BUDGET_S", 0.0)
     monkeypatch.setattr(module, "TIME_BUDGET_S", 0.0)
+    monkeypatch.setattr(module, "WIDE_BUDGET_S", 0.0)
     result = reconcile(4, CELLS, readings(), wider=lambda: readings())
     assert result.status == "unique" and result.solution == SOLUTION
     assert result.confident and result.changes == ()
@@ -106,20 +107,16 @@ def test_the_wider_list_is_searched_when_the_readers_alternatives_fail():
     # (every clue the cage can carry, scored against the label) holds 12× far down; searched after
     # the first list fails, it repairs the clue, and the change is reported.
     narrow = readings({0: [("+", 12, 0.9)]})
-    asked = []
-
-    def wider():
-        asked.append(True)
-        return readings({0: [("+", 12, 0.9), ("+", 11, 1e-4), ("*", 12, 1e-9)]})
+    wider = lambda: readings({0: [("+", 12, 0.9), ("+", 11, 1e-4), ("*", 12, 1e-9)]})  # noqa: E731
 
     result = reconcile(4, CELLS, narrow, wider=wider)
-    assert asked and result.status == "unique" and result.solution == SOLUTION
+    assert result.status == "unique" and result.solution == SOLUTION
     assert not result.confident
     assert [(c.cell, c.read, c.used) for c in result.changes] == [((0, 0), ("+", 12), ("*", 12))]
 
 
-def test_the_wider_list_is_not_asked_for_when_the_first_search_settles_it():
-    def wider():
+def test_the_wider_list_is_not_used_when_the_first_search_settles_it():
+    def wider():  # asked for beside the first search, in a forked child: it fails there, unseen
         raise AssertionError("asked for the wider list")
 
     result = reconcile(4, CELLS, readings({0: [("+", 12, 0.6), ("*", 12, 0.35)]}), wider=wider)
@@ -204,11 +201,48 @@ def test_a_far_less_likely_alternative_costs_more(monkeypatch):
     assert first == 0 and far_less > likelier + 4
 
 
-def test_the_wider_list_is_searched_nearest_alternatives_first():
+def test_the_wider_search_beside_the_first_gives_the_answer_it_gives_after_it(monkeypatch):
+    # The wider list's search runs in a forked child beside the first search (vision.forked); its
+    # answer is the one the same search gives in this process, after the first.
+    import vision.forked
+    import vision.reconcile as rec
+
+    narrow = readings({0: [("+", 12, 0.9)]})
+    wide = readings({0: [("+", 12, 0.9), ("+", 11, 1e-4), ("*", 12, 1e-9)]})
+    collected = []
+    real_answer = rec._answer
+
+    def answer(beside, search):
+        collected.append(beside is not None)
+        return real_answer(beside, search)
+
+    monkeypatch.setattr(rec, "_answer", answer)
+    beside = reconcile(4, CELLS, narrow, wider=lambda: wide)
+    monkeypatch.setattr(vision.forked, "ENABLED", False)
+    after = reconcile(4, CELLS, narrow, wider=lambda: wide)
+    assert collected == [True, False]
+    assert beside == after and beside.status == "unique" and beside.solution == SOLUTION
+
+
+def test_a_wider_search_whose_child_fails_is_made_here(monkeypatch):
+    import vision.forked
+    import vision.reconcile as rec
+
+    def failing(call, *args):
+        return vision.forked.forked(lambda: 1 / 0)
+
+    monkeypatch.setattr(rec, "forked", failing)
+    result = reconcile(4, CELLS, readings({0: [("+", 12, 0.9)]}),
+                       wider=lambda: readings({0: [("+", 12, 0.9), ("*", 12, 1e-9)]}))
+    assert result.status == "unique" and result.solution == SOLUTION
+
+
+def test_the_wider_list_is_searched_nearest_alternatives_first(monkeypatch):
     # The printed 12× lies within WIDE_STEPS[0] of the best reading; the far ones are never searched:
     # the first step's choice costs no more than the step, so it is the cheapest of the whole list.
     import math
 
+    import vision.forked
     import vision.reconcile as rec
 
     sizes = []
@@ -221,6 +255,7 @@ def test_the_wider_list_is_searched_nearest_alternatives_first():
     far = [("+", t, 1e-8) for t in range(3, 12)]
     near = ("*", 12, 0.9 * math.exp(-0.5 * rec.WIDE_STEPS[0]))
     wide = readings({0: [("+", 12, 0.9), near] + far})
+    monkeypatch.setattr(vision.forked, "ENABLED", False)  # the spy watches this process's searches
     rec_search, rec._search = rec._search, spy
     try:
         result = reconcile(4, CELLS, readings({0: [("+", 12, 0.9)]}), wider=lambda: wide)

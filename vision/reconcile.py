@@ -11,10 +11,13 @@ reading — that has a solution, within a cap on changes (MAX_CHANGES, or CHANGE
 large puzzles); the engine proves it unique, or the choice is blocked and the next one tried. So
 several misread clues are repaired at once, as long as the right clue is among each one's
 alternatives. When none of the reader's alternatives gives exactly one solution within
-FIRST_BUDGET_S, a wider list (``wider``: every clue the cage can carry, scored against its label,
-down to far less likely ones) is searched with the rest of the budget and more changes allowed, in
-steps (WIDE_STEPS: the alternatives nearest each cage's best first): on a blurred photo the printed
-clue is often far down the list. In a puzzle that prints operators,
+FIRST_BUDGET_S, the answer of a search over a wider list (``wider``: every clue the cage can carry,
+scored against its label, down to far less likely ones) is taken, which has a budget of its own
+(WIDE_BUDGET_S) and more changes allowed and goes in steps (WIDE_STEPS: the alternatives nearest
+each cage's best first): on a blurred photo the printed clue is often far down the list. The two
+searches do not depend on each other, so the wider one runs beside the first on the other core
+(:mod:`vision.forked`) and is dropped when the first settles the puzzle: the answer is the same as
+one after the other, in about half the time on a photo neither settles quickly. In a puzzle that prints operators,
 a cage settled with its operator unknown gets the one its digits in the solution make
 (:func:`_name_operators`). Every change is reported. A result is
 *confident* only when the puzzle has exactly one solution, nothing was changed and every clue and
@@ -24,7 +27,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
+from functools import partial
 
 from solver import Cage, Puzzle, PuzzleError, solve
 from solver.alternatives import Effort, Found, cheapest_unique
@@ -32,6 +37,7 @@ from solver.cage_tuples import TooManyTuples, allowed_tuples, satisfies
 from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
 
+from .forked import ForkedCall, ForkedCallFailed, forked
 from .model import Cell
 
 MAX_CHANGES = 3
@@ -40,19 +46,25 @@ CHANGE_SHARE = 0.25
 MAX_TRIES = 40
 """Readings with a solution tried (each proved unique or not) before giving up."""
 TIME_BUDGET_S = 1.0
-"""Seconds of :class:`solver.alternatives.Effort` (work, as this machine does it in a second of
-processor time) of the search for a reading with exactly one solution (both lists together)."""
+"""Seconds of :class:`solver.alternatives.Effort` (work, as the machine it was calibrated on does it
+in a second of processor time) of the search for a reading with exactly one solution when there is
+no wider list."""
 FIRST_BUDGET_S = 0.5
-"""Of TIME_BUDGET_S, what the search over the reader's shorter list of alternatives may spend before
-the wider list (``wider``) is searched with the rest. Measured with the true corners and cages
-(held-out seed 9090; tuning seed 700), boards exact: hard 59 → 63 and 58 → 59, hand-held 86 → 86 and
-87 → 88; searching only the wider list with the whole second lost hand-held boards (86 → 85: more
-readings with one solution to choose among, and a cheaper wrong one found first). A search still
-looking for its first choice at FIRST_BUDGET_S is not cut off there but runs on to TIME_BUDGET_S
-(``patience_s`` of :func:`solver.alternatives.cheapest_unique`): the wider list's search is bigger
-and had never found a choice where the shorter one had not (0 tried on most hand-held and hard
-photos it reached). Replayed on the captured readings of seeds 7474, 6161, 5252 and 3131: boards
-exact hand-held 352 → 353, hard 250 → 252 of 396, none lost."""
+"""The budget of the search over the reader's shorter list of alternatives when there is a wider
+list (``wider``), whose search has WIDE_BUDGET_S of its own. Measured with the true corners and
+cages (held-out seed 9090; tuning seed 700), boards exact: hard 59 → 63 and 58 → 59, hand-held
+86 → 86 and 87 → 88 against the first search alone; searching only the wider list lost hand-held
+boards (86 → 85: more readings with one solution to choose among, and a cheaper wrong one found
+first). Until the forty-third round the wider search came after the first and had what was left of
+TIME_BUDGET_S, and a first search still looking for its first choice at FIRST_BUDGET_S ran on to
+TIME_BUDGET_S, leaving the wider one nothing. With the two side by side each has its own half: on
+the captured readings of seeds 8383 and 7474 (600 photos) the first search's run-on had found no
+reading the wider search did not, and the wider search with its own half found one more board
+exact (hard k8383-0016) and gave two photos read wrongly one solution where they had none (neither
+confident); the solver's 95th-percentile time on them 1.76 → 1.07 s on this machine (estimated
+from the two searches' times)."""
+WIDE_BUDGET_S = 0.5
+"""The budget of the search over the wider list (see FIRST_BUDGET_S)."""
 WIDE_CHANGE_SHARE = 0.5
 """CHANGE_SHARE of the search over the wider list."""
 AS_READ_CONFLICTS = 20_000
@@ -119,8 +131,10 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
               wider: Callable[[], list[list[tuple[str, int, float]]]] | None = None) -> Reconciled:
     """Settle the clues of ``cages`` (each with its ``alternatives``, best first) as described above.
     ``wider`` gives a longer list of alternatives per cage (the same cages, the same best readings),
-    searched with what is left of the time budget, and more changes allowed, when none of
-    ``alternatives``' choices within FIRST_BUDGET_S has exactly one solution.
+    searched with WIDE_BUDGET_S of its own and more changes allowed, beside the first search (it may
+    be called in a forked child, see :mod:`vision.forked`: its answer must pickle); that search's
+    answer is taken when none of ``alternatives``' choices within FIRST_BUDGET_S has exactly one
+    solution.
 
     Raises PuzzleError when the cages themselves are not a valid puzzle layout.
     """
@@ -132,22 +146,20 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     first_reading = [(_normalised(cells, *a[0]) if a else ("?", 0, 0.0)) for cells, a in zip(cages, alternatives)]
     read = [i for i, opts in enumerate(options) if opts[0][2] > 0 or opts[0][0] != "?"]
     cap = max(MAX_CHANGES, int(CHANGE_SHARE * len(read)))
-    effort = Effort()
     rules = calcudoku if calcudoku is not None else (True if lmd else None)
     # Cages printed without operators do not show which rules they follow: the puzzle says so itself.
     stated = calcudoku if calcudoku is not None or operators_shown else rules
-    found = _search(size, cages, options, read, operators_shown, rules, cap, TIME_BUDGET_S,
-                    TIME_BUDGET_S if wider is None else FIRST_BUDGET_S, effort)
-    rounds, most = found.rounds, cap
-    if found.status != "unique" and wider is not None and effort.seconds() < TIME_BUDGET_S:
-        wide_options, _ = _options(size, cages, wider(), operators_shown, lmd)
-        most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
-        again, wide_options = _widening_search(size, cages, wide_options, read, operators_shown, rules, most,
-                                               effort, TIME_BUDGET_S)
-        rounds += again.rounds
-        if again.status == "unique":
-            options = wide_options
-        found = again
+    budget = TIME_BUDGET_S if wider is None else FIRST_BUDGET_S
+    wide = None if wider is None else partial(_wider_search, size, cages, wider, read, operators_shown, lmd, rules)
+    with forked(wide) if wide is not None else nullcontext() as beside:
+        found = _search(size, cages, options, read, operators_shown, rules, cap, budget, budget, Effort())
+        rounds, most = found.rounds, cap
+        if found.status != "unique" and wide is not None:
+            again, wide_options, most = _answer(beside, wide)
+            rounds += again.rounds
+            if again.status == "unique":
+                options = wide_options
+            found = again
     result = None
     if found.status != "unique":
         as_read = Puzzle(size, tuple(Cage(cages[i], *options[i][0][:2]) for i in read), operators_shown, entries,
@@ -177,6 +189,31 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     notes.append(f"no reading with exactly one solution within {most} changes ({rounds} tried, {found.status})")
     return Reconciled(as_read, result.status if result else "none", result.solution if result else None, (),
                       False, rounds, tuple(notes))
+
+
+def _wider_search(size: int, cages: list[tuple[Cell, ...]],
+                  wider: Callable[[], list[list[tuple[str, int, float]]]], read: list[int], operators_shown: bool,
+                  lmd: bool, rules: bool | None) -> tuple[Found, list[list[tuple[str, int, float]]], int]:
+    """The search over ``wider``'s list (:func:`_widening_search` with WIDE_BUDGET_S of its own
+    effort and up to WIDE_CHANGE_SHARE of the ``read`` cages changed): what it found, the (cut)
+    options its picks index, and its cap on changes. It depends on nothing the first search does,
+    so it runs beside it (:func:`vision.forked.forked`)."""
+    options, _ = _options(size, cages, wider(), operators_shown, lmd)
+    most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
+    found, options = _widening_search(size, cages, options, read, operators_shown, rules, most, Effort(),
+                                      WIDE_BUDGET_S)
+    return found, options, most
+
+
+def _answer(beside: ForkedCall | None, search: Callable[[], tuple]) -> tuple:
+    """What ``search`` gives: as the forked child ``beside`` computed it, or, without a child or when
+    it gave no answer, computed here (the same answer: see :mod:`vision.forked`)."""
+    if beside is not None:
+        try:
+            return beside.result()
+        except ForkedCallFailed:
+            pass
+    return search()
 
 
 def _options(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[tuple[str, int, float]]],
