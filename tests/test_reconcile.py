@@ -94,6 +94,7 @@ def test_a_reading_with_one_solution_is_settled_when_the_search_runs_out_of_time
     monkeypatch.setattr(module, "FIRST_BUDGET_S", 0.0)
     monkeypatch.setattr(module, "TIME_BUDGET_S", 0.0)
     monkeypatch.setattr(module, "WIDE_BUDGET_S", 0.0)
+    monkeypatch.setattr(module, "PROBE_S", 0.0)
     result = reconcile(4, CELLS, readings(), wider=lambda: readings())
     assert result.status == "unique" and result.solution == SOLUTION
     assert result.confident and result.changes == ()
@@ -217,6 +218,7 @@ def test_the_wider_search_beside_the_first_gives_the_answer_it_gives_after_it(mo
         return real_answer(beside, search)
 
     monkeypatch.setattr(rec, "_answer", answer)
+    monkeypatch.setattr(rec, "PROBE_S", 0.0)  # the first search's try alone runs out: a child is forked
     beside = reconcile(4, CELLS, narrow, wider=lambda: wide)
     monkeypatch.setattr(vision.forked, "ENABLED", False)
     after = reconcile(4, CELLS, narrow, wider=lambda: wide)
@@ -232,8 +234,20 @@ def test_a_wider_search_whose_child_fails_is_made_here(monkeypatch):
         return vision.forked.forked(lambda: 1 / 0)
 
     monkeypatch.setattr(rec, "forked", failing)
+    monkeypatch.setattr(rec, "PROBE_S", 0.0)
     result = reconcile(4, CELLS, readings({0: [("+", 12, 0.9)]}),
                        wider=lambda: readings({0: [("+", 12, 0.9), ("*", 12, 1e-9)]}))
+    assert result.status == "unique" and result.solution == SOLUTION
+
+
+def test_a_reading_settled_within_the_first_try_forks_nothing(monkeypatch):
+    import vision.reconcile as rec
+
+    def no_fork(call, *args):
+        raise AssertionError("a child was forked")
+
+    monkeypatch.setattr(rec, "forked", no_fork)
+    result = reconcile(4, CELLS, readings({0: [("+", 12, 0.6), ("*", 12, 0.35)]}), wider=lambda: readings())
     assert result.status == "unique" and result.solution == SOLUTION
 
 
