@@ -259,14 +259,13 @@ exact, none lost)."""
 
 def _search(size: int, cages: list[tuple[Cell, ...]], options: list[list[tuple[str, int, float]]], read: list[int],
             operators_shown: bool, calcudoku: bool | None, cap: int, budget_s: float,
-            patience_s: float | None = None, effort: Effort | None = None) -> Found:
+            effort: Effort | None = None) -> Found:
     """:func:`solver.alternatives.cheapest_unique` over the ``read`` cages' ``options``, each costing
-    how much less likely it is than the cage's first (``budget_s``, ``patience_s`` and ``effort`` as
-    there)."""
+    how much less likely it is than the cage's first (``budget_s`` and ``effort`` as there)."""
     costs = [[(op, target, _cost(options[i], k)) for k, (op, target, _) in enumerate(options[i])] for i in read]
     return cheapest_unique(size, [cages[i] for i in read], costs, operators_shown=operators_shown,
                            calcudoku=calcudoku, max_changes=cap, rounds=MAX_TRIES, budget_s=max(0.0, budget_s),
-                           patience_s=patience_s, effort=effort)
+                           effort=effort)
 
 
 WIDE_STEPS = (4.0, 8.0, 12.0)
