@@ -248,6 +248,44 @@ def test_a_shadowed_kenken_with_one_solution_is_taken_without_a_kakuro_look(inde
     assert "kakuro look" not in reading.seconds
 
 
+def test_a_kenken_whose_labels_show_operators_is_taken_without_a_kakuro_look(tmp_path, monkeypatch):
+    """Hand-held k8383-0048 (a newspaper 4×4 under a shadow): its KenKen reading has one solution
+    only after the solver changed three clues, and a 4×4 is under SURE_SIZE, so a Kakuro was looked
+    for (0.15 s, nothing found). Its labels show operators on five of its five cages; a Kakuro prints
+    none (vision.read_any.OPERATORS_SEEN), so the look is spared."""
+    from ui.corpus import plan, write_item
+
+    path = write_item(plan(49, 8383)[48], tmp_path)
+    image = load_image(path.with_suffix(".jpg"))
+
+    def no_look(*args, **kwargs):
+        raise AssertionError("looked for a Kakuro")
+    monkeypatch.setattr(vision.read_any, "read_kakuro", no_look)
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and not reading.confident and reading.changes
+    assert reading.puzzle.size < vision.read_any.SURE_SIZE  # one solution alone would not spare the look
+    assert vision.read_any._operators_printed(reading) and "kakuro look" not in reading.seconds
+
+
+def test_a_kenken_on_a_dark_page_is_read_before_its_negative_is_looked_at(tmp_path):
+    """Hand-held k8383-0005 (a web 4×4 on a dark page, a shadow across it): mostly dark, so a dark
+    theme's Kakuro was looked for in the negative after the photo's own look found none (2.5 s on
+    a 440×330 photo, nothing found) before its KenKen was read, confident. Its grid has clear lines:
+    the KenKen is now read first and, confident, spares that look. Read exact."""
+    from ui.corpus import plan, write_item
+    from ui.evaluate import load_truths, score
+
+    path = write_item(plan(6, 8383)[5], tmp_path)
+    [truth] = load_truths(tmp_path)
+    image = load_image(path.with_suffix(".jpg"))
+    assert dark_photo(image) and not vision.polarity.dark_theme(image)
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and reading.confident
+    assert "kakuro look" in reading.seconds and "kakuro in negative" not in reading.seconds
+    scored = score(truth, reading, 0.0)
+    assert scored.board_ok and scored.cages_ok and scored.clues_ok
+
+
 @pytest.mark.parametrize("index", [75, 141])
 def test_a_kakuro_read_first_as_a_kenken_with_one_solution_is_still_read_as_a_kakuro(index, tmp_path):
     """Hand-held kk2727-0075: the KenKen finder takes a few white cells for a 3×3, whose KenKen

@@ -302,7 +302,7 @@ def test_a_choice_dearer_than_its_step_is_kept_until_a_later_step_finds_a_cheape
 
 
 def test_a_hard_photo_whose_board_only_the_wider_search_finds_is_read_exact(tmp_path):
-    """Hard k8383-0016 (a 6×6 photo, labels a few pixels tall): no choice of the reader's own
+    """Hard k8383-0016 (a 9×9 app photo, labels a few pixels tall): no choice of the reader's own
     alternatives has one solution; the wider search finds the printed clues late in its budget
     (WIDE_BUDGET_S: at 0.2 this board was lost, at 0.3 and 0.5 it is read exact). Found by
     guessing, so it is not confident."""

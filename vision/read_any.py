@@ -44,8 +44,11 @@ where a Kakuro prints its clue cells show no diagonals, the KenKen is read first
 (:func:`_kenken_first`), and a KenKen reading that is confident, or has exactly one solution on a
 grid of 5×5 or more with at most a quarter of its clues changed, is taken without looking for a
 Kakuro (:func:`_no_kakuro_look`): on a KenKen photo that look, and the look at its negative that
-follows on a shadowed photo, found nothing and took 0.1–4 s. Otherwise the Kakuro look follows and
-the two are weighed as above.
+follows on a shadowed photo, found nothing and took 0.1–4 s. So is one whose labels show operators
+(:func:`_operators_printed`), whatever the solver made of them: a Kakuro prints none. Otherwise the
+Kakuro look follows and the two are weighed as above. A mostly dark photo with a clear grid (a
+KenKen on a dark page or under a shadow) whose own look found no Kakuro with exactly one solution is
+read as a KenKen before its negative is looked at, and that look is spared likewise.
 
 Example::
 
@@ -71,6 +74,14 @@ from .reconcile import CHANGE_SHARE
 SURE_SIZE = 5
 """Least size of a KenKen reading with exactly one solution that is taken without a look for a
 Kakuro (:func:`_no_kakuro_look`)."""
+OPERATORS_SEEN = 3
+"""Least number of cages whose labels show an operator (:func:`_operators_printed`) that marks a
+reading as a KenKen's whatever the solver made of it. On the Kakuro photos of seeds 2727 and 6060
+that were read as a KenKen too (76 readings) the label reader saw an operator on at most one cage;
+on the KenKen photos of seed 8383 that were looked at as a Kakuro it saw 3–28 on all but those
+printed without operators (none) and one with 3 of 11 cages."""
+SURE_OPERATOR = 0.5
+"""Least probability of a label's best reading, with an operator, that counts it as showing one."""
 
 
 
@@ -125,6 +136,9 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             except NoPuzzleFound:
                 pass
     if look and dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
+        if not tried and kenken is None and clear and (kakuro is None or kakuro.status != "unique"):
+            kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)  # a KenKen on a dark page?
+            tried = kenken.confident or _operators_printed(kenken)  # then no look in the negative
         if not tried and (kakuro is None or kakuro.status != "unique"):
             spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
@@ -168,15 +182,26 @@ def _kenken_first(grid: GridFind) -> bool:
 
 
 def _no_kakuro_look(kenken: Reading, grid: GridFind) -> bool:
-    """Whether a KenKen reading, though not confident, makes a look for a Kakuro pointless: it has
-    exactly one solution on a grid of at least SURE_SIZE (not found in a flattened copy), for which
+    """Whether a KenKen reading, though not confident, makes a look for a Kakuro pointless: its
+    labels show operators (:func:`_operators_printed`), or it has exactly one solution on a grid of at least SURE_SIZE (not found in a flattened copy), for which
     the solver changed at most CHANGE_SHARE of its clues (the first search's own cap,
     :mod:`vision.reconcile`). A Kakuro photo read as a KenKen gave one on a few white cells taken for
     a 3×3 or 4×4 grid, or by changing many clues (Kakuro seed 2727, hard kk2727-0141: a 5×5 with 8
     of 15 changed); a KenKen photo's look found nothing (seed 8383: 0.1–4 s a photo, half of it in
     the negative)."""
-    return (kenken.status == "unique" and kenken.puzzle.size >= SURE_SIZE and not grid.flattened
-            and len(kenken.changes) <= CHANGE_SHARE * len(kenken.puzzle.cages))
+    return _operators_printed(kenken) or (
+        kenken.status == "unique" and kenken.puzzle.size >= SURE_SIZE and not grid.flattened
+        and len(kenken.changes) <= CHANGE_SHARE * len(kenken.puzzle.cages))
+
+
+def _operators_printed(kenken: Reading) -> bool:
+    """Whether the labels read show operators, as a KenKen prints them and a Kakuro never does: at
+    least OPERATORS_SEEN of the cages of two or more cells, and half of them, have a label whose best
+    reading (as read, before the solver) has an operator with probability SURE_OPERATOR or more."""
+    cages = [cage.cells for cage in kenken.puzzle.cages if len(cage.cells) > 1]
+    shown = sum(1 for cells in cages if (clue := kenken.clues.get(min(cells))) is not None and clue.best is not None
+                and clue.best[0] in "+-*/" and clue.best[2] >= SURE_OPERATOR)
+    return shown >= OPERATORS_SEEN and 2 * shown >= len(cages)
 
 
 def _weighed(kenken: Reading, kakuro: KakuroReading | None, seconds: dict[str, float]) -> Reading | KakuroReading:
