@@ -37,7 +37,7 @@ import numpy as np
 
 from .clues import (CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, closed_patch, ink_components,
                     kept_on_closing, label_glyphs, rectify)
-from .quantiles import quantile
+from .quantiles import percentile, quantile
 from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, grown_within, jittered, load_or_fit, training_puzzle
 from .mlp import Mlp, fit_mlp, gather_rows
@@ -258,7 +258,7 @@ def _without_faint_attachments(ink: np.ndarray) -> np.ndarray:
     strokes = ink[ink > 0]
     if strokes.size == 0:
         return ink
-    strong = ink >= SHADOW_TRIM * float(np.percentile(strokes, 95))
+    strong = ink >= SHADOW_TRIM * float(percentile(strokes, 95))
     keep = grown_within(strong, ink > 0)
     rows, cols = np.flatnonzero(keep.any(1)), np.flatnonzero(keep.any(0))
     if len(rows) * len(cols) > SHADOW_BOX * ink.size:
@@ -290,7 +290,7 @@ def digit_features(ink: np.ndarray) -> np.ndarray:
     small = cv2.resize(canvas, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA)
     small = small / max(1e-3, float(small.max()))
     strokes = ink[ink > 0]
-    peak, mean = (float(np.percentile(strokes, 95)), float(strokes.mean())) if strokes.size else (0.0, 0.0)
+    peak, mean = (float(percentile(strokes, 95)), float(strokes.mean())) if strokes.size else (0.0, 0.0)
     shape = [w / h, h / CELL, float(ink.sum()) / (h * h), peak, mean]
     return np.concatenate([small.ravel(), 3.0 * np.array(shape, np.float32)]).astype(np.float32)
 

@@ -55,6 +55,7 @@ from solver.kakuro.model import Clue
 from .bend import band_profile, bend_field
 from .grey import to_grey
 from .kakuro_grid import KakuroGridFind
+from .quantiles import percentile
 from .convnet import ConvNet, fit_convnet
 from .mlp import Mlp, fit_mlp, gather_rows
 from .glyphs import cache_dir, grown_within, load_or_fit
@@ -169,7 +170,7 @@ def cell_patches(grid: KakuroGridFind) -> dict:
     for cell, (x0, y0, x1, y1) in boxes.items():
         for k, (strength, at, lo, hi) in enumerate(((gx, x0, y0, y1), (gy.T, y0, x0, x1), (gx, x1, y0, y1), (gy.T, y1, x0, x1))):
             sides[(cell, k)] = _side_strengths(strength, at, lo, hi, LOCAL_REACH * ((x1 - x0) if k % 2 == 0 else (y1 - y0)))
-    typical = float(np.percentile([profile[len(profile) // 2] for _, profile in sides.values() if len(profile)], 90))
+    typical = float(percentile([profile[len(profile) // 2] for _, profile in sides.values() if len(profile)], 90))
     patches = {}
     for cell, box in boxes.items():
         moved = list(box)
@@ -225,7 +226,7 @@ def cell_tones(patches: dict) -> tuple[dict, dict]:
     then two cells around) when those cells differ by BIMODAL and by SPREAD of the light there
     (both kinds are there: this follows a sharp shadow), else a quadratic surface in (row, col) fitted to the cells an Otsu split calls
     white (a constant when they are few). The second value is the surface's grey level."""
-    raw = {cell: float(np.percentile(p[8:56, 8:56], TONE_PERCENTILE)) for cell, p in patches.items()}
+    raw = {cell: float(percentile(p[8:56, 8:56], TONE_PERCENTILE)) for cell, p in patches.items()}
     values = np.array(list(raw.values()), np.float32)
     split = _otsu(values)
     whites = [cell for cell, v in raw.items() if v > split]
@@ -313,7 +314,7 @@ def boundary_steps(patches: dict, level: dict) -> dict:
         for q, (mine, theirs) in (((r, c + 1), (p[8:56, CELL - a1:CELL - a0], lambda o: o[8:56, a0:a1])),
                                   ((r + 1, c), (p[CELL - a1:CELL - a0, 8:56].T, lambda o: o[a0:a1, 8:56].T))):
             if q in patches:
-                x, y = (np.percentile(side, STRIP_PERCENTILE, axis=1) for side in (mine, theirs(patches[q])))
+                x, y = (percentile(side, STRIP_PERCENTILE, axis=1) for side in (mine, theirs(patches[q])))
                 eps = STEP_EPS * np.maximum(x, y) + 1.0  # + 1: two black sides are alike, not 0 / 0
                 steps[((r, c), q)] = float(np.median(np.log((x + eps) / (y + eps))))
     return steps
@@ -472,7 +473,7 @@ def ink_map(patch: np.ndarray, fill: float, white: float, where: np.ndarray, loc
             cv2.morphologyEx(grey, cv2.MORPH_CLOSE, kernel) - grey
     else:
         diff = patch - fill if light else fill - patch
-    peak = float(np.percentile(diff[where], 99.5)) if where.any() else 0.0
+    peak = float(percentile(diff[where], 99.5)) if where.any() else 0.0
     return np.clip(diff / max(25.0, peak), 0.0, 1.0).astype(np.float32)
 
 
@@ -500,7 +501,7 @@ def clue_half(patch: np.ndarray, direction: str) -> tuple[np.ndarray, int, int]:
 def _tails(patch: np.ndarray, fill: float, where: np.ndarray) -> tuple[float, float]:
     """How far the lightest and the darkest pixels inside ``where`` reach from the fill (99.5th
     percentiles)."""
-    return float(np.percentile(patch[where] - fill, 99.5)), float(np.percentile(fill - patch[where], 99.5))
+    return float(percentile(patch[where] - fill, 99.5)), float(percentile(fill - patch[where], 99.5))
 
 
 FIGURE_INK = 25.0
@@ -651,7 +652,7 @@ def entry_white(patch: np.ndarray, level: float) -> float:
     """The white a written digit in this white cell stands out from: the cell's white ``level`` (see
     :func:`cell_tones`), or its own paper (the ENTRY_PAPER percentile of its grey inside the edges)
     when that is lighter."""
-    return max(level, float(np.percentile(patch[EDGE:-EDGE, EDGE:-EDGE], ENTRY_PAPER)))
+    return max(level, float(percentile(patch[EDGE:-EDGE, EDGE:-EDGE], ENTRY_PAPER)))
 
 
 def _without_shadow_edges(patch: np.ndarray, ink: np.ndarray) -> np.ndarray:

@@ -55,7 +55,7 @@ import numpy as np
 from .errors import NoPuzzleFound
 from .grey import to_grey
 from .model import GridFind
-from .quantiles import quantile
+from .quantiles import percentile, quantile
 from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, solid_quads,
                    square_homography, warp_square, work_copy)
 
@@ -231,7 +231,7 @@ def boundary_profiles(gray: np.ndarray, rows: tuple[int, int], cols: tuple[int, 
     absolute gradient across it, normalised by the image's brightness range (a boundary hidden
     between two dark cells in some bands still counts)."""
     g = cv2.GaussianBlur(gray.astype(np.float32), (0, 0), 1.0)
-    low, high = np.percentile(g[::2, ::2], (5, 95))  # a quarter of the pixels tells the range as well
+    low, high = (percentile(g[::2, ::2], p) for p in (5, 95))  # a quarter of the pixels tells the range as well
     spread = max(20.0, float(high - low))
     gx = np.abs(cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)) / spread
     gy = np.abs(cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)) / spread
@@ -284,7 +284,7 @@ def lattice(profile: np.ndarray, lo: int, hi: int, near_step: float | None = Non
     step, off, _ = min(c for c in combs if c[2] >= fraction * top)
     positions = np.arange(off, len(p) - 1, step)
     values = grown[np.round(positions).astype(int)]
-    floor = 0.5 * float(np.percentile(p[lo:hi], 99))
+    floor = 0.5 * float(percentile(p[lo:hi], 99))
     near = lambda x: [q for q, v in zip(positions, values) if abs(q - x) <= 0.75 * step + 4 and v >= floor]  # noqa: E731
     ends = []
     for end in (lo, hi):  # a tooth, or (a curled page drifts off the comb) the strongest edge there
@@ -393,7 +393,7 @@ def dark_cells(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, reach: int | No
     medians = np.array([[np.median(gray[middle(y0, y1, h), middle(x0, x1, w)])
                          for x0, x1 in zip(xs[:-1], xs[1:])] for y0, y1 in zip(ys[:-1], ys[1:])], np.float32)
     if reach is None:
-        white = float(np.percentile(medians, 90))
+        white = float(percentile(medians, 90))
     else:
         white = cv2.dilate(medians, np.ones((2 * reach + 1, 2 * reach + 1), np.uint8), borderType=cv2.BORDER_REPLICATE)
     return medians < 0.86 * white
@@ -489,7 +489,7 @@ def _figure_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.nda
     if not places:
         return 0.0
     rows, cols = dark.shape
-    white = float(np.percentile(gray, 90))
+    white = float(percentile(gray, 90))
     v, u = np.mgrid[0:PATCH, 0:PATCH]
     upper = (u - v > 0.12 * PATCH) & (v > 0.06 * PATCH) & (u < 0.94 * PATCH)
     lower = (v - u > 0.12 * PATCH) & (u > 0.06 * PATCH) & (v < 0.94 * PATCH)
@@ -618,7 +618,7 @@ def _inked(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, cell: tuple[int, in
     if middle.size == 0:
         return 0.0
     tone = float(np.median(middle))
-    return (tone - float(np.percentile(middle, 5))) / max(1.0, tone)
+    return (tone - float(percentile(middle, 5))) / max(1.0, tone)
 
 
 def middle_edges(profile: np.ndarray, a: float, b: float, n: int) -> float:
@@ -702,7 +702,7 @@ def snap(profile: np.ndarray, n: int, length: int) -> tuple[float, ...]:
         found.append(float(a + k) if window.size else guess)
         strength.append(float(window[k]) if window.size else 0.0)
     strength = np.array(strength)
-    strong = strength >= 0.3 * float(np.percentile(strength, 90))
+    strong = strength >= 0.3 * float(percentile(strength, 90))
     index = np.arange(n + 1)
     if strong.sum() >= 4:
         fit = np.polyval(np.polyfit(index[strong], np.array(found)[strong], 2), index)
@@ -770,7 +770,7 @@ def lattice_fitted(gray: np.ndarray, found: Probe) -> Probe:
     edges = cv2.magnitude(cv2.Sobel(blurred, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(blurred, cv2.CV_32F, 0, 1, ksize=3))
     lines, middles = _lattice_points(found.rows, found.cols)
     start = np.array(found.corners, np.float64)
-    edges = np.minimum(edges, float(np.percentile(_edges_at(edges, _lattice_map(found), lines), FIT_CAP)))
+    edges = np.minimum(edges, float(percentile(_edges_at(edges, _lattice_map(found), lines), FIT_CAP)))
     cell = float(np.mean([np.linalg.norm(start[i] - start[(i + 1) % 4]) for i in range(4)])) / max(found.rows, found.cols)
     corners = _climbed(start, lambda quad: _on_lines(edges, quad, found, lines, middles), FIT_STEPS,
                        keep=lambda quad: float(np.abs(quad - start).max()) <= FIT_MOST * cell, rounds=FIT_ROUNDS)
@@ -888,7 +888,7 @@ def _keypad_rows(gray: np.ndarray, found: Probe) -> int:
         return 0
     top, bottom = found.rows - span, found.rows + KEYPAD_BELOW  # the buttons' figures can sit under the lattice's end
     strip = _lattice_region(gray, found, (0, top, found.cols, bottom), (found.cols * PATCH, int(round((bottom - top) * PATCH))))
-    ink = written_ink(strip, float(np.percentile(strip, 90)))
+    ink = written_ink(strip, float(percentile(strip, 90)))
     for marks in ((ink > ENTRY_INK).astype(np.uint8), _holes(strip)):
         count, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
         figures = [(x, y + h / 2, ink[y:y + h, x:x + w] * (labels[y:y + h, x:x + w] == i)) for i, (x, y, w, h, _) in enumerate(stats)
@@ -1028,7 +1028,7 @@ class _Beyond:
             return None
         strip = cv2.remap(gray, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         strip = cv2.GaussianBlur(strip.astype(np.float32), (0, 0), 1.0)
-        low, high = np.percentile(strip, (5, 95))
+        low, high = (percentile(strip, p) for p in (5, 95))
         spread = max(20.0, float(high - low))
         gx = np.abs(cv2.Sobel(strip, cv2.CV_32F, 1, 0, ksize=3)) / spread
         gy = np.abs(cv2.Sobel(strip, cv2.CV_32F, 0, 1, ksize=3)) / spread
@@ -1036,7 +1036,7 @@ class _Beyond:
         at = lambda p, x: float(p[max(0, int(round(x)) - 2):int(round(x)) + 3].max())  # noqa: E731
         tones = np.array([[np.median(strip[int((r + 0.3) * px):int((r + 0.7) * px), int((k + 0.3) * px):int((k + 0.7) * px)])
                            for r in range(across)] for k in range(span + 1)])
-        light = tones >= EXTEND_LIGHT * float(np.percentile(tones[:span], 90))
+        light = tones >= EXTEND_LIGHT * float(percentile(tones[:span], 90))
         clued = 0.0
         if side in ("left", "top"):  # a light clue cell (a pale fill in a hard light) shows its diagonal
             first = [(-counts["left"], k - counts["top"]) if side == "left" else (k - counts["left"], -counts["top"])

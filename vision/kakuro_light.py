@@ -30,6 +30,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .quantiles import percentile
+
 Cell = tuple[int, int]
 
 INNER = (4, 60)
@@ -64,10 +66,10 @@ def block_grid(patches: dict[Cell, np.ndarray]) -> tuple[np.ndarray, int, int]:
     a = INNER[0]
     for (r, c), patch in patches.items():
         inner = patch[a:a + SIDE * BLOCK, a:a + SIDE * BLOCK]
-        middle, low, high = np.percentile(inner, (50, 1, 99))
+        middle, low, high = (percentile(inner, p) for p in (50, 1, 99))
         q = 100 - INK_PERCENTILE if high - middle > middle - low else INK_PERCENTILE
         blocks = inner.reshape(SIDE, BLOCK, SIDE, BLOCK).transpose(0, 2, 1, 3).reshape(SIDE, SIDE, -1)
-        out[r * SIDE:(r + 1) * SIDE, c * SIDE:(c + 1) * SIDE] = np.percentile(blocks, q, axis=2)
+        out[r * SIDE:(r + 1) * SIDE, c * SIDE:(c + 1) * SIDE] = percentile(blocks, q, axis=2)
     return out, rows, cols
 
 
@@ -75,7 +77,7 @@ def log_light(values: np.ndarray) -> np.ndarray:
     """The log light on every block of a :func:`block_grid` (up to a constant): the weighted least
     squares fit described in the module docstring, by conjugate gradients."""
     g = np.log(values + OFFSET)
-    bright = np.clip(values / max(1.0, float(np.percentile(values, 95))), 0.0, 1.0)
+    bright = np.clip(values / max(1.0, float(percentile(values, 95))), 0.0, 1.0)
     same_x = (np.arange(values.shape[1] - 1) % SIDE) != SIDE - 1   # right neighbour in the same cell
     same_y = (np.arange(values.shape[0] - 1) % SIDE) != SIDE - 1
     base_x = np.where(same_x[None, :], np.minimum(bright[:, :-1], bright[:, 1:]), CROSS_WEIGHT)

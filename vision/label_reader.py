@@ -37,6 +37,7 @@ import cv2
 import numpy as np
 
 from .glyphs import CLUE_CLASSES, OPERATORS
+from .quantiles import percentile
 
 if TYPE_CHECKING:  # label_training imports this module
     from .convnet import ConvNet
@@ -115,7 +116,7 @@ def label_strip(label, left: float | None = None, right: float | None = None) ->
     image = cv2.warpAffine(padded, m, (width, STRIP_H), flags=cv2.INTER_LINEAR, borderValue=0)
     if f > 1:
         image = cv2.GaussianBlur(image, (0, 0), FINE_BLUR)
-    peak = max(0.15, float(np.percentile(image, 99)))
+    peak = max(0.15, float(percentile(image, 99)))
     return Strip(np.clip(image / peak, 0, 1).astype(np.float32), float(x_lo), float(scale))
 
 

@@ -7,10 +7,10 @@ gives the same numbers several times faster. An image's grey-level quantile is r
 histogram, faster still than partitioning its pixels.
 
 Contract: :func:`quantile` equals ``np.quantile(values, q, axis=axis)`` with the default linear
-method, bit for bit (numpy's own interpolation formula); :func:`median` equals ``np.median`` of a
-1-d sequence; :func:`image_quantile` equals ``np.quantile`` of a whole image (so ``np.percentile``
-at ``100·q``: ``p / 100`` is the same double as the literal ``q``). Values must be finite (no NaN
-handling).
+method, bit for bit (numpy's own interpolation formula), and :func:`percentile` equals
+``np.percentile`` so; :func:`median` equals ``np.median`` of a 1-d sequence; :func:`image_quantile`
+equals ``np.quantile`` of a whole image (so ``np.percentile`` at ``100·q``: ``p / 100`` is the same
+double as the literal ``q``). Values must be finite (no NaN handling).
 """
 from __future__ import annotations
 
@@ -34,6 +34,12 @@ def quantile(values: np.ndarray, q: float, axis: int | None = None) -> np.ndarra
     diff = b - a
     out = a + diff * t if t < 0.5 else b - diff * (1 - t)
     return out[()] if np.ndim(out) == 0 else out
+
+
+def percentile(values: np.ndarray, p: float, axis: int | None = None) -> np.ndarray | float:
+    """``np.percentile(values, p, axis=axis)``, bit for bit: :func:`quantile` at ``p / 100``, the
+    division numpy makes."""
+    return quantile(values, p / 100, axis=axis)
 
 
 def image_quantile(image: np.ndarray, q: float) -> float:
