@@ -77,9 +77,9 @@ Kakuro (:func:`_no_kakuro_look`)."""
 OPERATORS_SEEN = 3
 """Least number of cages whose labels show an operator (:func:`_operators_printed`) that marks a
 reading as a KenKen's whatever the solver made of it. On the Kakuro photos of seeds 2727 and 6060
-that were read as a KenKen too (76 readings) the label reader saw an operator on at most one cage;
-on the KenKen photos of seed 8383 that were looked at as a Kakuro it saw 3–28 on all but those
-printed without operators (none) and one with 3 of 11 cages."""
+(360) the KenKen readings made (90) had an operator read on at most one cage; the KenKen photos of
+seed 8383 that were looked at as a Kakuro (65) on none (seven, most printed without operators), on
+two (two 4×4s of six and seven cages) or on 3–28 (one of them 3 of 11 cages)."""
 SURE_OPERATOR = 0.5
 """Least probability of a label's best reading, with an operator, that counts it as showing one."""
 
