@@ -136,10 +136,11 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             except NoPuzzleFound:
                 pass
     if look and dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
+        spared = False  # whether a KenKen reading makes the look in the negative pointless
         if not tried and kenken is None and clear and (kakuro is None or kakuro.status != "unique"):
             kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)  # a KenKen on a dark page?
-            tried = kenken.confident or _operators_printed(kenken)  # then no look in the negative
-        if not tried and (kakuro is None or kakuro.status != "unique"):
+            spared = kenken.confident or _operators_printed(kenken)
+        if not tried and not spared and (kakuro is None or kakuro.status != "unique"):
             spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
                 inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
