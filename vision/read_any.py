@@ -63,6 +63,7 @@ import numpy as np
 
 from .errors import NoPuzzleFound
 from .grid import GridFind, find_grid, grid_in_bands
+from .glyphs import OPERATORS
 from .image_io import load_image
 from .kakuro import BARE_EDGE_NOTE, DOUBTS, KakuroReading, read_kakuro
 from .kakuro_grid import CLUE_SHARE_FAINT, DARK_SHARE, block_share, kakuro_clue_share
@@ -136,11 +137,11 @@ def read_any(image: str | Path | bytes | np.ndarray, *, debug: bool = False) -> 
             except NoPuzzleFound:
                 pass
     if look and dark and (kakuro is None or not kakuro.confident):  # a dark theme's Kakuro?
-        spared = False  # whether a KenKen reading makes the look in the negative pointless
-        if not tried and kenken is None and clear and (kakuro is None or kakuro.status != "unique"):
-            kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)  # a KenKen on a dark page?
-            spared = kenken.confident or _operators_printed(kenken)
-        if not tried and not spared and (kakuro is None or kakuro.status != "unique"):
+        in_negative = not tried and (kakuro is None or kakuro.status != "unique")  # still to look there?
+        if in_negative and kenken is None and clear:  # a KenKen on a dark page may spare that look
+            kenken = read(pixels, debug=debug, grid=grid, seconds=seconds)
+            in_negative = not (kenken.confident or _operators_printed(kenken))
+        if in_negative:
             spent = _spent(seconds)
             with timed_stage(seconds, "kakuro in negative"):
                 inverted = _kakuro_in_negative(255 - pixels if negative is None else negative.negative,
@@ -184,12 +185,12 @@ def _kenken_first(grid: GridFind) -> bool:
 
 def _no_kakuro_look(kenken: Reading, grid: GridFind) -> bool:
     """Whether a KenKen reading, though not confident, makes a look for a Kakuro pointless: its
-    labels show operators (:func:`_operators_printed`), or it has exactly one solution on a grid of at least SURE_SIZE (not found in a flattened copy), for which
-    the solver changed at most CHANGE_SHARE of its clues (the first search's own cap,
-    :mod:`vision.reconcile`). A Kakuro photo read as a KenKen gave one on a few white cells taken for
-    a 3×3 or 4×4 grid, or by changing many clues (Kakuro seed 2727, hard kk2727-0141: a 5×5 with 8
-    of 15 changed); a KenKen photo's look found nothing (seed 8383: 0.1–4 s a photo, half of it in
-    the negative)."""
+    labels show operators (:func:`_operators_printed`), or it has exactly one solution on a grid of
+    at least SURE_SIZE (not found in a flattened copy), for which the solver changed at most
+    CHANGE_SHARE of its clues (the first search's own cap, :mod:`vision.reconcile`). A Kakuro photo
+    read as a KenKen gave one on a few white cells taken for a 3×3 or 4×4 grid, or by changing many
+    clues (Kakuro seed 2727, hard kk2727-0141: a 5×5 with 8 of 15 changed); a KenKen photo's look
+    found nothing (seed 8383: 0.1–4 s a photo, half of it in the negative)."""
     return _operators_printed(kenken) or (
         kenken.status == "unique" and kenken.puzzle.size >= SURE_SIZE and not grid.flattened
         and len(kenken.changes) <= CHANGE_SHARE * len(kenken.puzzle.cages))
@@ -201,7 +202,7 @@ def _operators_printed(kenken: Reading) -> bool:
     reading (as read, before the solver) has an operator with probability SURE_OPERATOR or more."""
     cages = [cage.cells for cage in kenken.puzzle.cages if len(cage.cells) > 1]
     shown = sum(1 for cells in cages if (clue := kenken.clues.get(min(cells))) is not None and clue.best is not None
-                and clue.best[0] in "+-*/" and clue.best[2] >= SURE_OPERATOR)
+                and clue.best[0] in OPERATORS and clue.best[2] >= SURE_OPERATOR)
     return shown >= OPERATORS_SEEN and 2 * shown >= len(cages)
 
 
