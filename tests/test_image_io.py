@@ -8,6 +8,7 @@ import pytest
 from PIL import Image
 
 from conftest import REPO
+from vision import image_io
 from vision.image_io import MAX_WORKING_PIXELS, ImageError, load_image
 
 SAMPLE = REPO / "samples" / "app-4x4-clean.jpg"
@@ -69,3 +70,29 @@ def test_heic_photos_open_like_jpeg():
     pixels = load_image(buffer.getvalue())
     assert pixels.shape == (40, 60, 3)
     assert pixels[20, 10, 0] > 150 and pixels[20, 50, 0] < 60
+
+
+@pytest.mark.parametrize("orientation", range(1, 9))
+def test_jpegs_decoded_by_opencv_are_the_pixels_pillow_decodes(orientation):
+    from PIL import ImageOps
+
+    rng = np.random.default_rng(orientation)
+    rgb = (rng.random((90, 140, 3)) * 255).astype(np.uint8)
+    rgb[10:30, 20:70] = (250, 20, 40)  # a block, so that a wrong turn cannot pass by symmetry
+    image = Image.fromarray(rgb)
+    exif = image.getexif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=85, exif=exif)
+    data = buffer.getvalue()
+    by_pillow = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB"))
+    by_opencv = image_io._decoded_by_opencv(data, Image.open(io.BytesIO(data)))
+    assert by_opencv is not None and by_opencv.flags["C_CONTIGUOUS"]
+    assert np.array_equal(by_opencv, by_pillow) and np.array_equal(load_image(data), by_pillow)
+
+
+def test_a_truncated_jpeg_is_left_to_pillow_which_says_so():
+    data = SAMPLE.read_bytes()
+    assert image_io._decoded_by_opencv(data[: len(data) - 200], Image.open(io.BytesIO(data))) is None
+    with pytest.raises(ImageError, match="truncated or damaged"):
+        load_image(data[: len(data) - 200])
