@@ -216,7 +216,7 @@ def _hard(wcnf: WCNF, clauses, top: int) -> None:
     """Add ``clauses`` (variables up to ``top``) to ``wcnf`` as hard clauses, at once: PySAT's
     ``WCNF.append`` finds each clause's largest variable in Python, which took about a quarter
     of the search's time on a hard photo's thousands of alternatives (about a million clauses)."""
-    wcnf.hard.extend(map(list, clauses))
+    wcnf.hard.extend(clauses)  # tuples: the solvers take any sequence of literals
     wcnf.nv = max(wcnf.nv, top)
 
 
