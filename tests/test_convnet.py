@@ -130,3 +130,23 @@ def test_moments_of_a_large_float16_memory_map_do_not_overflow(tmp_path):
     assert mean == pytest.approx(30.0) and std == pytest.approx(10.0)
     small = np.random.default_rng(1).normal(2, 3, (500, 8)).astype(np.float32)
     assert feature_moments(small, block=7) == pytest.approx((float(small.mean()), float(small.std())), rel=1e-5)
+
+
+def test_pooling_before_the_activation_gives_the_same_numbers_bit_for_bit():
+    from vision.convnet import _by_shift, _pool, _pooled_activation, _shifted_rows
+
+    rng = np.random.default_rng(9)
+    y = rng.normal(0, 1, (7, 12, 8, 5)).astype(np.float32)
+    y[0, :2, :2, 0] = 0.25  # a tie
+    bias = rng.normal(0, 1, 5).astype(np.float32)
+    assert np.array_equal(_pooled_activation(y.copy(), bias), _pool(np.maximum(y + bias, 0)))
+    # and a whole prediction as it was computed before: ReLU(conv + bias), then pooled
+    rows = rng.random((40, 64)).astype(np.float32)
+    net = fit_convnet(rows, rng.integers(0, 3, 40), ("a", "b", "c"), shape=(8, 8), channels=(3, 5), hidden=7,
+                      epochs=0, seed=2)
+    p = net.params
+    a0 = ((rows.reshape(40, 8, 8, 1) - net.mean) / net.scale).astype(np.float32)
+    z1 = np.maximum(_shifted_rows(a0) @ _by_shift(p["w1"]) + p["b1"], 0).reshape(40, 8, 8, -1)
+    z2 = np.maximum(_shifted_rows(_pool(z1)) @ _by_shift(p["w2"]) + p["b2"], 0).reshape(40, 4, 4, -1)
+    z3 = np.maximum(_pool(z2).reshape(40, -1) @ p["w3"] + p["b3"], 0)
+    assert np.array_equal(net.logits(rows), z3 @ p["w4"] + p["b4"])
