@@ -3,9 +3,10 @@
 Contract of :func:`load_image`: returns an RGB uint8 array of at most ``MAX_WORKING_PIXELS`` pixels,
 turned upright by the EXIF orientation phones write. Refused with a message: a file that is not an
 image, an empty or truncated one, one larger than ``MAX_PIXELS`` (a decompression bomb: the size is
-read from the header before anything is decoded). Large JPEGs are decoded at a reduced scale
-directly (Pillow's draft mode), other large images are decoded and then shrunk. JPEG photos up to
-that size, the usual phone photo, are decoded by OpenCV (:func:`_decoded_by_opencv`).
+read from the header before anything is decoded). JPEG photos are decoded by OpenCV
+(:func:`_decoded_by_opencv`), a large one at a reduced scale directly (1/2, 1/4 or 1/8 of its side);
+whatever is still larger than ``MAX_WORKING_PIXELS`` is then shrunk by area averaging
+(:func:`_shrunk`). Other images, and JPEGs OpenCV cannot decode, go through Pillow.
 """
 from __future__ import annotations
 
@@ -49,8 +50,8 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
     if width < 32 or height < 32:
         raise ImageError(f"the image is only {width}×{height} pixels: too small to hold a puzzle")
     scale = (MAX_WORKING_PIXELS / (width * height)) ** 0.5
-    if scale >= 1 and image.format == "JPEG" and image.mode == "RGB":
-        pixels = _decoded_by_opencv(data, image)
+    if image.format == "JPEG" and image.mode == "RGB":
+        pixels = _decoded_by_opencv(data, image, scale)
         if pixels is not None:
             return pixels
     if scale < 1 and image.format == "JPEG":
@@ -61,10 +62,17 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
         raise ImageError(f"the image file is truncated or damaged ({err})") from None
     except Exception as err:  # Pillow raises assorted errors on corrupt streams
         raise ImageError(f"the image file is damaged ({type(err).__name__})") from None
-    if image.width * image.height > MAX_WORKING_PIXELS:
-        scale = (MAX_WORKING_PIXELS / (image.width * image.height)) ** 0.5
-        image = image.resize((max(1, int(image.width * scale)), max(1, int(image.height * scale))), Image.LANCZOS)
-    return np.asarray(image, dtype=np.uint8)
+    return _shrunk(np.asarray(image, dtype=np.uint8))
+
+
+def _shrunk(pixels: np.ndarray) -> np.ndarray:
+    """``pixels`` shrunk by area averaging to at most MAX_WORKING_PIXELS (as they are when they fit)."""
+    height, width = pixels.shape[:2]
+    if width * height <= MAX_WORKING_PIXELS:
+        return pixels
+    scale = (MAX_WORKING_PIXELS / (width * height)) ** 0.5
+    size = (max(1, int(width * scale)), max(1, int(height * scale)))
+    return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
 
 
 ORIENTED = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
@@ -73,19 +81,26 @@ ORIENTED = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[
 """EXIF orientation → how the decoded pixels are turned upright (as Pillow's ``exif_transpose``)."""
 
 
-def _decoded_by_opencv(data: bytes, image: Image.Image) -> np.ndarray | None:
-    """An RGB JPEG of at most MAX_WORKING_PIXELS decoded by OpenCV, turned upright by its EXIF
-    orientation: the same pixels as Pillow's decoder gives (both libjpeg-turbo), in a third to a half
-    of the time of Pillow's decode and copies (12-megapixel photos: 0.08–0.15 s → 0.04–0.05 s).
-    None when OpenCV cannot decode it (a truncated or damaged file): Pillow's path then says why."""
+def _decoded_by_opencv(data: bytes, image: Image.Image, scale: float = 1.0) -> np.ndarray | None:
+    """An RGB JPEG decoded by OpenCV, turned upright by its EXIF orientation. Up to
+    MAX_WORKING_PIXELS (``scale`` ≥ 1) the same pixels as Pillow's decoder gives (both
+    libjpeg-turbo), in a third to a half of the time of Pillow's decode and copies (12-megapixel
+    photos: 0.08–0.15 s → 0.04–0.05 s). A larger one (``scale``, the side's shrink to that size, under
+    1) is decoded at the smallest of 1/2, 1/4 or 1/8 of its side that is not smaller than
+    that, as Pillow's draft mode does, and then shrunk by :func:`_shrunk`. None when OpenCV cannot
+    decode it (a truncated or damaged file): Pillow's path then says why."""
     try:
         orientation = int(image.getexif().get(0x0112, 1))
     except Exception:  # a damaged EXIF block: Pillow's path decides
         return None
-    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR | cv2.IMREAD_IGNORE_ORIENTATION)
-    if decoded is None or decoded.shape[:2] != (image.height, image.width):
+    reduce = max((f for f in (1, 2, 4, 8) if f * scale <= 1), default=1)
+    flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
+             8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
+    decoded = cv2.imdecode(np.frombuffer(data, np.uint8), flags | cv2.IMREAD_IGNORE_ORIENTATION)
+    expected = (-(-image.height // reduce), -(-image.width // reduce))  # libjpeg's scaled size, rounded up
+    if decoded is None or decoded.shape[:2] != expected:
         return None
-    rgb = cv2.cvtColor(decoded, cv2.COLOR_BGR2RGB)
+    rgb = cv2.cvtColor(_shrunk(decoded), cv2.COLOR_BGR2RGB)
     turn = ORIENTED.get(orientation)
     return rgb if turn is None else np.ascontiguousarray(turn(rgb))
 
