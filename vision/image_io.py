@@ -75,7 +75,7 @@ def _shrunk(pixels: np.ndarray) -> np.ndarray:
     return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
 
 
-ORIENTED = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
+_ORIENTED = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
             5: lambda a: a.transpose(1, 0, 2), 6: lambda a: np.rot90(a, -1), 7: lambda a: a.transpose(1, 0, 2)[::-1, ::-1],
             8: lambda a: np.rot90(a, 1)}
 """EXIF orientation → how the decoded pixels are turned upright (as Pillow's ``exif_transpose``)."""
@@ -101,7 +101,7 @@ def _decoded_by_opencv(data: bytes, image: Image.Image, scale: float = 1.0) -> n
     if decoded is None or decoded.shape[:2] != expected:
         return None
     rgb = cv2.cvtColor(_shrunk(decoded), cv2.COLOR_BGR2RGB)
-    turn = ORIENTED.get(orientation)
+    turn = _ORIENTED.get(orientation)
     return rgb if turn is None else np.ascontiguousarray(turn(rgb))
 
 
