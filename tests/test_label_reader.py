@@ -349,3 +349,18 @@ def test_a_small_photos_labels_are_read_from_the_patch():
     grid = grid_from_corners(rendering.image, np.array(rendering.corners), 4)
     label = label_glyphs(grid, made.puzzle.cages[0].anchor)
     assert label is not None and with_fine_ink(grid, made.puzzle.cages[0].anchor, label) is label
+
+
+def test_what_may_follow_a_prefix_depends_only_on_its_kind():
+    """decode sifts the likely characters once per kind of prefix: that is exact only if _allowed
+    answers every prefix as it answers its kind's example."""
+    import itertools
+
+    from vision.label_reader import _PREFIX_KINDS, _allowed, _prefix_kind
+
+    chars = [c for c in STRIP_CLASSES if c != BLANK]
+    prefixes = {""} | {"".join(p) for n in range(1, 4) for p in itertools.product("107+/", repeat=n)}
+    prefixes |= {"1" * n for n in range(4, 10)} | {"1" * n + "*" for n in range(4, 9)}
+    for prefix in prefixes:
+        example = _PREFIX_KINDS[_prefix_kind(prefix)]
+        assert [_allowed(prefix, c) for c in chars] == [_allowed(example, c) for c in chars], prefix

@@ -138,6 +138,20 @@ def _allowed(prefix: str, ch: str) -> bool:
     return (bool(prefix) or ch != "0") and len(prefix) < MAX_DIGITS
 
 
+_PREFIX_KINDS = {"empty": "", "open": "1", "full": "1" * MAX_DIGITS, "closed": "1" + OPERATORS[0]}
+"""A prefix of each kind that :func:`_allowed` tells apart: empty, digits that may go on, as many
+digits as a clue has, ended by an operator."""
+
+
+def _prefix_kind(prefix: str) -> str:
+    """Which of _PREFIX_KINDS ``prefix`` is (what :func:`_allowed` lets follow it is the same)."""
+    if not prefix:
+        return "empty"
+    if prefix[-1] in OPERATORS:
+        return "closed"
+    return "open" if len(prefix) < MAX_DIGITS else "full"
+
+
 def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: int = BEAM,
            keep: int = 8, insertion: float | None = None, blank_boost: float | None = None) -> list[tuple[str, float]]:
     """The ``keep`` likeliest clue texts for frame probabilities ``probs`` (T × len(classes)),
@@ -154,15 +168,16 @@ def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: in
     beams: dict[str, tuple[float, float]] = {"": (1.0, 0.0)}
     for row, likely in zip(probs.tolist(), likely_rows):  # Python floats: no numpy scalar per step
         nxt: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0])
+        # What may follow a prefix depends only on its kind (see _allowed), so the likely characters
+        # are sifted once per kind and frame, not once per prefix and character.
+        after = {kind: [(k, classes[k]) for k in likely if _allowed(example, classes[k])]
+                 for kind, example in _PREFIX_KINDS.items()}
         for prefix, (pb, pnb) in beams.items():
             total = pb + pnb
             nxt[prefix][0] += total * row[blank]
             if prefix:
                 nxt[prefix][1] += pnb * row[index[prefix[-1]]]
-            for k in likely:
-                ch = classes[k]
-                if not _allowed(prefix, ch):
-                    continue
+            for k, ch in after[_prefix_kind(prefix)]:
                 extended = nxt[prefix + ch]
                 extended[1] += (pb if prefix and prefix[-1] == ch else total) * row[k] * insertion
         ranked = sorted(nxt.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:beam]
