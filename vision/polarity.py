@@ -43,6 +43,7 @@ from .grey import to_grey
 from .grid import find_grid
 from .kakuro_grid import DARK_SHARE, block_share
 from .model import GridFind
+from .quantiles import image_quantile
 
 CLEAR_LINES = 12.0
 """How many grey levels (0..255) darker than its cells' middles a grid's lines must be to be taken
@@ -114,8 +115,9 @@ seventh are under it (a dark table or app background around a small grid)."""
 
 def dark_photo(pixels: np.ndarray) -> bool:
     """Whether ``pixels`` (RGB or grey) are mostly dark, like a photo of a dark-mode screen
-    (median grey under DARK_PHOTO, on every fourth pixel of every fourth row)."""
-    return float(np.median(to_grey(pixels[::4, ::4]))) < DARK_PHOTO
+    (median grey under DARK_PHOTO, on every fourth pixel of every fourth row; read off the grey
+    levels' histogram, the same number as ``np.median``, see :func:`vision.quantiles.image_quantile`)."""
+    return image_quantile(to_grey(pixels[::4, ::4]), 0.5) < DARK_PHOTO
 
 
 DARK_THEME = 90
@@ -129,7 +131,7 @@ def dark_theme(pixels: np.ndarray) -> bool:
     """Whether ``pixels`` (RGB or grey) look like a dark theme's screen: even their 90th percentile
     of grey (every fourth pixel of every fourth row) is under DARK_THEME, its light print and lines
     being thin (a light page's Kakuro with dark blocks shows its white cells)."""
-    return float(np.percentile(to_grey(pixels[::4, ::4]), 90)) < DARK_THEME
+    return image_quantile(to_grey(pixels[::4, ::4]), 0.9) < DARK_THEME
 
 
 def clear_lines(grid: GridFind | None) -> bool:
