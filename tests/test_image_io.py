@@ -22,6 +22,16 @@ def png_header(width: int, height: int) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(b"\x00" * 16)) + chunk(b"IEND", b"")
 
 
+def jpeg(rgb: np.ndarray, orientation: int, quality: int) -> bytes:
+    """``rgb`` saved as a JPEG whose EXIF says ``orientation``."""
+    image = Image.fromarray(rgb)
+    exif = image.getexif()
+    exif[0x0112] = orientation
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=quality, exif=exif)
+    return buffer.getvalue()
+
+
 @pytest.mark.parametrize("data, words", [
     (b"", "empty"),
     (b"just some text, not a picture", "not an image"),
@@ -62,16 +72,11 @@ def test_a_photo_over_the_working_size_reads_as_pillow_would_shrink_it(width, he
     rgb[..., 0] = (xs // 40 % 2 * 180 + 40)[None, :]  # stripes across, stripes down, a diagonal ramp
     rgb[..., 1] = (ys // 30 % 2 * 150 + 60)[:, None]
     rgb[..., 2] = ys.astype(np.uint8)[:, None] + xs.astype(np.uint8)[None, :]
-    image = Image.fromarray(rgb)
-    exif = image.getexif()
-    exif[0x0112] = orientation
-    buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=90, exif=exif)
-    data = buffer.getvalue()
+    data = jpeg(rgb, orientation, quality=90)
     scale = (MAX_WORKING_PIXELS / (width * height)) ** 0.5
     assert image_io._decoded_by_opencv(data, Image.open(io.BytesIO(data)), scale) is not None  # OpenCV's way
     pixels = load_image(data)
-    upright = ImageOps.exif_transpose(Image.open(io.BytesIO(buffer.getvalue()))).convert("RGB")
+    upright = ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB")
     expected = np.asarray(upright.resize((int(upright.width * scale), int(upright.height * scale)), Image.LANCZOS))
     assert pixels.shape == expected.shape and pixels.shape[0] * pixels.shape[1] <= MAX_WORKING_PIXELS
     assert np.abs(pixels.astype(int) - expected).mean() < 4  # measured: 1.0 and 2.8 (edges)
@@ -106,12 +111,7 @@ def test_jpegs_decoded_by_opencv_are_the_pixels_pillow_decodes(orientation):
     rng = np.random.default_rng(orientation)
     rgb = (rng.random((90, 140, 3)) * 255).astype(np.uint8)
     rgb[10:30, 20:70] = (250, 20, 40)  # a block, so that a wrong turn cannot pass by symmetry
-    image = Image.fromarray(rgb)
-    exif = image.getexif()
-    exif[0x0112] = orientation
-    buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=85, exif=exif)
-    data = buffer.getvalue()
+    data = jpeg(rgb, orientation, quality=85)
     by_pillow = np.asarray(ImageOps.exif_transpose(Image.open(io.BytesIO(data))).convert("RGB"))
     by_opencv = image_io._decoded_by_opencv(data, Image.open(io.BytesIO(data)))
     assert by_opencv is not None and by_opencv.flags["C_CONTIGUOUS"]
