@@ -21,9 +21,8 @@ from .errors import VisionError
 
 MAX_PIXELS = 250_000_000
 """Header sizes above this are refused unread (a 100-megapixel photo is fine, a bomb is not)."""
-MAX_WORKING_PIXELS = 4032 * 3024
-"""Images are shrunk to at most this many pixels before any vision stage runs: a 12-megapixel
-phone photo, 4032×3024 (12.2 million), is read as it is."""
+MAX_WORKING_PIXELS = 12_000_000
+"""Images are shrunk to at most this many pixels before any vision stage runs."""
 MAX_FILE_BYTES = 60_000_000
 
 
