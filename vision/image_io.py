@@ -5,8 +5,9 @@ turned upright by the EXIF orientation phones write. Refused with a message: a f
 image, an empty or truncated one, one larger than ``MAX_PIXELS`` (a decompression bomb: the size is
 read from the header before anything is decoded). JPEG photos are decoded by OpenCV
 (:func:`_decoded_by_opencv`), a large one at a reduced scale directly (1/2, 1/4 or 1/8 of its side);
-whatever is still larger than ``MAX_WORKING_PIXELS`` is then shrunk by area averaging
-(:func:`_shrunk`). Other images, and JPEGs OpenCV cannot decode, go through Pillow.
+whatever is still larger than ``MAX_WORKING_PIXELS`` is then shrunk (:func:`_shrunk`: by area
+averaging, by interpolation when the side shrinks by less than a tenth). Other images, and JPEGs
+OpenCV cannot decode, go through Pillow.
 """
 from __future__ import annotations
 
