@@ -97,7 +97,7 @@ def _tuple_clauses(cage: Cage, n: int, tuples, act: int, first: int | None = Non
     if not tuples:
         return [(-act,)], max(act, first - 1)
     clauses: list[tuple[int, ...]] = [(-act, *range(first, first + len(tuples)))]
-    bases = [(r * n + c) * n for r, c in cells]  # var(n, r, c, v) = base + v
+    bases = [var(n, r, c, 0) for r, c in cells]  # each cell's base: var(n, r, c, v) = base + v
     support: list[list[int]] = [[] for _ in range(len(cells) * n)]  # selectors by (cell i, digit v)
     for sel, digits in enumerate(tuples, start=first):
         for i, v in enumerate(digits):
