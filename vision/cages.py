@@ -122,13 +122,20 @@ def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
     return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
 
 
-def _sheared(strip: np.ndarray, slope: float) -> np.ndarray:
-    """``strip`` with row ``i`` shifted across by ``slope × (i − middle)`` pixels (edge pixels
-    repeated), so a line leaning by ``slope`` stands straight."""
+def grid_darkness(grid: GridFind) -> np.ndarray:
+    """:func:`_darkness` of the rectified grid at its mean cell side: what the edges and the border
+    are measured in."""
+    return _darkness(grid.rectified, (grid.lines_x[-1] - grid.lines_x[0]) / grid.size)
+
+
+def _sheared(strip: np.ndarray, slopes: tuple[float, ...]) -> np.ndarray:
+    """``strip`` once per slope of ``slopes`` (a ``len(slopes) × rows × columns`` stack): row ``i``
+    shifted across by ``slope × (i − middle)`` pixels (edge pixels repeated), so a line leaning by
+    that slope stands straight."""
     rows, cols = strip.shape
-    shift = np.rint(slope * (np.arange(rows) - (rows - 1) / 2)).astype(int)
-    index = np.clip(np.arange(cols)[None, :] + shift[:, None], 0, cols - 1)
-    return np.take_along_axis(strip, index, axis=1)
+    shift = np.rint(np.asarray(slopes)[:, None] * (np.arange(rows) - (rows - 1) / 2)).astype(int)
+    index = np.clip(np.arange(cols)[None, None, :] + shift[:, :, None], 0, cols - 1)
+    return np.take_along_axis(np.broadcast_to(strip, index.shape), index, axis=2)
 
 
 def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
@@ -149,9 +156,9 @@ def ridge_strength(strip: np.ndarray, centre: float, cell: float) -> float:
         return 0.0
     best = (-1.0, strip, a)
     pull = 1.0 - PEAK_PULL * ((np.arange(a, b) - centre) / reach) ** 2
-    for slope in SLOPES:
-        straight = _sheared(strip, slope)
-        weighed = quantile(straight, PEAK_QUANTILE, axis=0)[a:b] * pull
+    sheared = _sheared(strip, SLOPES)
+    for straight, along in zip(sheared, quantile(sheared, PEAK_QUANTILE, axis=1)):
+        weighed = along[a:b] * pull
         peak = _inner_peak(weighed, a == 0, b == strip.shape[1])
         if weighed[peak] > best[0]:
             best = (float(weighed[peak]), straight, a + peak)
@@ -199,12 +206,12 @@ def _inner_peak(weighed: np.ndarray, open_start: bool, open_end: bool) -> int:
     return int(inner[np.argmax(weighed[inner])]) if len(inner) else int(np.argmax(weighed))
 
 
-def edge_strengths(grid: GridFind) -> dict[Edge, float]:
+def edge_strengths(grid: GridFind, dark: np.ndarray | None = None) -> dict[Edge, float]:
     """The measured strength of every interior edge (the border is measured by
-    :func:`border_strength`)."""
+    :func:`border_strength`); ``dark`` is :func:`grid_darkness` when the caller has it."""
     n, xs, ys = grid.size, grid.lines_x, grid.lines_y
     cell = (xs[-1] - xs[0]) / n
-    dark = _darkness(grid.rectified, cell)
+    dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + SIDE + 2
     out = {}
     for (r, c), (r2, c2) in interior_edges(n):
@@ -222,12 +229,12 @@ def edge_strengths(grid: GridFind) -> dict[Edge, float]:
     return out
 
 
-def border_strength(grid: GridFind) -> float:
+def border_strength(grid: GridFind, dark: np.ndarray | None = None) -> float:
     """Strength of the outer border (a wall by definition), measured like an edge on its inner half
-    doubled, the median over the four sides' cells."""
+    doubled, the median over the four sides' cells (``dark`` as for :func:`edge_strengths`)."""
     n, xs, ys = grid.size, grid.lines_x, grid.lines_y
     cell = (xs[-1] - xs[0]) / n
-    dark = _darkness(grid.rectified, cell)
+    dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + 2
     values = []
     for i in range(n):
@@ -281,7 +288,8 @@ def wall_probabilities(strengths: dict[Edge, float], border: float) -> dict[Edge
 def find_walls(grid: GridFind) -> CageWalls:
     """The probability that each interior edge of ``grid`` is a cage wall. Never fails: an image
     without visible walls gives every edge a low probability."""
-    return CageWalls(wall_probabilities(edge_strengths(grid), border_strength(grid)))
+    dark = grid_darkness(grid)
+    return CageWalls(wall_probabilities(edge_strengths(grid, dark), border_strength(grid, dark)))
 
 
 # ---------------------------------------------------------------------------------------------
