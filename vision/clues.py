@@ -253,12 +253,15 @@ def _even(inside: np.ndarray, rows: np.ndarray) -> np.ndarray:
     off) covered as much of the row as a dotted line, in a run as thin, and was cut out of the label
     (hand-held k9090-0230: "120×" lost its middle rows and read "5"); its gap between label and
     wall is wide."""
-    padded = np.pad(inside.astype(bool), ((0, 0), (1, 1)), constant_values=True)
-    limit = DASH_GAP * CELL
     even = np.zeros(len(inside), bool)
-    for y in np.flatnonzero(rows):
-        ink = np.flatnonzero(padded[y])
-        even[y] = np.diff(ink).max() - 1 <= limit
+    picked = np.flatnonzero(rows)
+    if not picked.size:
+        return even
+    padded = np.pad(inside[picked].astype(bool), ((0, 0), (1, 1)), constant_values=True)
+    # Each pixel's distance from the last ink at or before it, in its row; the longest is the gap.
+    column = np.arange(padded.shape[1])
+    last_ink = np.maximum.accumulate(np.where(padded, column, 0), axis=1)
+    even[picked] = (column - last_ink).max(axis=1) <= DASH_GAP * CELL
     return even
 
 
