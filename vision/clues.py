@@ -257,7 +257,8 @@ def _even(inside: np.ndarray, rows: np.ndarray) -> np.ndarray:
     picked = np.flatnonzero(rows)
     if not picked.size:
         return even
-    padded = np.pad(inside[picked].astype(bool), ((0, 0), (1, 1)), constant_values=True)
+    padded = np.ones((len(picked), inside.shape[1] + 2), bool)
+    padded[:, 1:-1] = inside[picked]
     # Each pixel's distance from the last ink at or before it, in its row; the longest is the gap.
     column = np.arange(padded.shape[1])
     last_ink = np.maximum.accumulate(np.where(padded, column, 0), axis=1)
@@ -299,7 +300,7 @@ def _glyph_edge(dark: np.ndarray, vertical: np.ndarray, ink: np.ndarray, high: f
     cols = np.flatnonzero(spare.any(axis=0))
     if not cols.size:
         return spare
-    padded = np.pad(dark[:, cols], ((ALONG, ALONG), (0, 0)), mode="edge")
+    padded = cv2.copyMakeBorder(np.ascontiguousarray(dark[:, cols]), ALONG, ALONG, 0, 0, cv2.BORDER_REPLICATE)
     along = np.median(np.lib.stride_tricks.sliding_window_view(padded, 2 * ALONG + 1, axis=0), axis=-1)
     spare[:, cols] &= dark[:, cols] > along + GLYPH_OVER_LINE
     grown = np.zeros_like(spare)

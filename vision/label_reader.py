@@ -124,7 +124,9 @@ def frame_features(strip: Strip) -> np.ndarray:
     """One row per strip column: the WINDOW columns centred on it (zero beyond the strip),
     flattened (``width × STRIP_H·WINDOW`` float32)."""
     half = WINDOW // 2
-    padded = np.pad(strip.image, ((0, 0), (half, WINDOW - half)))
+    rows, width = strip.image.shape
+    padded = np.zeros((rows, width + WINDOW), strip.image.dtype)  # zero on both sides, as np.pad
+    padded[:, half:half + width] = strip.image
     windows = np.lib.stride_tricks.sliding_window_view(padded, WINDOW, axis=1)[:, : strip.image.shape[1]]
     return np.ascontiguousarray(windows.transpose(1, 0, 2).reshape(strip.image.shape[1], -1))
 
