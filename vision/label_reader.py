@@ -127,8 +127,8 @@ def frame_features(strip: Strip) -> np.ndarray:
     rows, width = strip.image.shape
     padded = np.zeros((rows, width + WINDOW), strip.image.dtype)  # zero on both sides, as np.pad
     padded[:, half:half + width] = strip.image
-    windows = np.lib.stride_tricks.sliding_window_view(padded, WINDOW, axis=1)[:, : strip.image.shape[1]]
-    return np.ascontiguousarray(windows.transpose(1, 0, 2).reshape(strip.image.shape[1], -1))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, WINDOW, axis=1)[:, :width]
+    return np.ascontiguousarray(windows.transpose(1, 0, 2).reshape(width, -1))
 
 
 def _allowed(prefix: str, ch: str) -> bool:
