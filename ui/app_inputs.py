@@ -65,6 +65,7 @@ def load_photo(data: bytes, name: str, kind: str = "photo") -> Loaded:
     """Read the puzzle in a photo or screenshot (``data``: the file's bytes). Never raises."""
     from vision import read
     from vision.errors import NoPuzzleFound, VisionError
+    from vision.helper import start as start_helper
     from vision.image_io import load_image
 
     source, key = f"{kind} {name}", f"{kind}:{digest(data)}"
@@ -73,6 +74,7 @@ def load_photo(data: bytes, name: str, kind: str = "photo") -> Loaded:
         return Loaded(source, key, None, error=f"The file is {len(data) // 1_000_000} MB; kensnap takes photos "
                                                f"up to {MAX_UPLOAD_MB} MB. Send a smaller photo or a screenshot.")
     register_heif()
+    start_helper()  # the app reads photo after photo: the second core helps from the next one on
     start = time.perf_counter()
     try:
         pixels = load_image(data)

@@ -101,6 +101,8 @@ def cmd_solve(args) -> int:
     """Solve every puzzle of every input."""
     code = OK
     images = [source for source in args.inputs if is_image(source)]
+    if len(images) > 1:
+        _start_helper()
     for number, source in enumerate(images):
         code = max(code, _solve_image(args, source, number if len(images) > 1 else None))
     for item in load_inputs([s for s in args.inputs if s not in images], args.rules):
@@ -504,12 +506,24 @@ def reading_json(label: str, reading) -> dict:
     return obj
 
 
+def _start_helper() -> None:
+    """Start vision's helper process when several images are to be read (:mod:`vision.helper`: the
+    second core works out half of each grid search; one image does not pay for its start)."""
+    try:
+        from vision.helper import start
+    except ImportError:  # vision not installed: nothing to help
+        return
+    start()
+
+
 def cmd_read(args) -> int:
     """Read puzzles from photos or screenshots."""
     from vision.errors import VisionError
     from vision.kakuro import KakuroReading
     from vision.read_any import read_any
     code = OK
+    if len(args.images) > 1:
+        _start_helper()
     for source in args.images:
         try:
             reading = read_any(source, debug=bool(args.debug))
@@ -634,6 +648,7 @@ def cmd_eval(args) -> int:
     if not folder.is_dir():
         return _bad(args, args.folder, "no such folder")
     recognize, name = default_recognizer()
+    _start_helper()
     try:
         scores = evaluate(folder, recognize)
     except (PuzzleError, ValueError) as err:

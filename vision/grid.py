@@ -42,6 +42,7 @@ import numpy as np
 from .bend import bend_field
 from .errors import NoPuzzleFound
 from .grey import to_grey
+from .helper import two_core_map
 from .model import GridFind
 from .quantiles import image_quantile, median, quantile
 
@@ -895,9 +896,13 @@ def warp_square(levels: list[np.ndarray], quad: np.ndarray, side: int, margin: f
 
 def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     """Warp ``quad`` square and read it: refined corners, N and scores; None if it shows no grid."""
+    return probe_square(warp_square(levels, quad, PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE), quad)
+
+
+def probe_square(warped: np.ndarray, quad: np.ndarray) -> Probe | None:
+    """:func:`probe` of ``quad`` once warped (by :func:`warp_square`, PROBE_SIDE with PROBE_MARGIN)."""
     side, margin = PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE
     h = square_homography(quad, side, margin)
-    warped = warp_square(levels, quad, side, margin)
     lo, hi = int(margin), int(side - margin)
     reach = 0.5 * margin + 2
     dark = darkness_without_surround(warped, side // 24, (int(lo + reach), int(hi - reach)))
@@ -1311,8 +1316,10 @@ def _cell_side(p: Probe) -> float:
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
-    """The probes of ``quads`` that show a grid clearly enough (MIN_CONTRAST, MIN_TIDY)."""
-    probes = [p for p in (probe(levels, q) for q in quads) if p is not None]
+    """The probes of ``quads`` that show a grid clearly enough (MIN_CONTRAST, MIN_TIDY), half of
+    them worked out by the helper process when it runs (:func:`vision.helper.two_core_map`)."""
+    squares = [(warp_square(levels, q, PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE), q) for q in quads]
+    probes = [p for p in two_core_map(probe_square, squares) if p is not None]
     return [p for p in probes if p.contrast >= MIN_CONTRAST and p.tidy >= MIN_TIDY]
 
 
