@@ -11,6 +11,7 @@ import vision.helper as helper_module
 from solver.generator import GeneratorOptions, generate
 from ui.photo import simulate
 from ui.render import render
+from vision.clues import cell_patch, closed_patch, clue_presence, label_glyphs
 from vision.grid import find_grid
 from vision.helper import start, stop, two_core_map
 
@@ -69,16 +70,27 @@ def test_nothing_starts_when_the_helper_is_off(monkeypatch):
     assert not start()
 
 
-def test_the_grid_found_with_the_helper_is_the_grid_found_without(helper):
+def test_the_grid_and_labels_found_with_the_helper_are_those_found_without(helper):
     for size, style, level, seed in ((6, "newspaper", "handheld", 2), (7, "app", "hard", 5)):
         puzzle = generate(GeneratorOptions(size=size), seed).puzzle
         image = simulate(render(puzzle, style, seed=seed, cell_px=64), level, seed=seed).image
         with_helper = find_grid(image)
+        presence = clue_presence(with_helper)
         saved, helper_module._helper = helper_module._helper, None
         try:
             alone = find_grid(image)
+            presence_alone = clue_presence(alone)
         finally:
             helper_module._helper = saved
         assert with_helper.size == alone.size == size
         assert np.array_equal(with_helper.corners, alone.corners)
         assert np.array_equal(with_helper.rectified, alone.rectified)
+        assert presence == presence_alone
+        assert sum(p > 0.5 for p in presence.values()) == len(puzzle.cages)
+        for cell in presence:  # what the readers after use: the same patches and labels, read-only
+            patch, label = cell_patch(with_helper, cell), label_glyphs(with_helper, cell)
+            assert not patch.flags.writeable and np.array_equal(patch, cell_patch(alone, cell))
+            assert (label is None) == (label_glyphs(alone, cell) is None)
+            if label is not None:
+                assert label.dark is patch or label.dark is closed_patch(with_helper, cell)
+                assert [g.box for g in label.glyphs] == [g.box for g in label_glyphs(alone, cell).glyphs]

@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 
 from .grey import to_grey
+from .helper import two_core_map
 from .model import Cell, ClueReading, GridFind
 from .quantiles import quantile
 from .glyphs import OPERATORS, Glyph
@@ -712,16 +713,40 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
     settling the walls by "one clue per cage" then put a wall through a cage there. Held-out
     hard photos with true corners, cage partitions wrong: seed 9090 12 → 6 of 99, seed 700 15 → 8.
     The labels themselves are read on the first patch, the one the label model learnt from."""
+    cells = [(r, c) for r in range(grid.size) for c in range(grid.size)]
+    # Half the cells are worked out by the helper process when it runs (vision.helper): each cell's
+    # look needs only the rectified grid and its lines, and what it works out (patches, ink, label)
+    # comes back into this grid's store for the readers after.
+    lean = replace(grid, source=None, bend=None)
+    store = _PER_GRID.setdefault(grid, {})
     out = {}
-    for r in range(grid.size):
-        for c in range(grid.size):
-            label = label_glyphs(grid, (r, c))
-            if label is not None:
-                closed = closed_patch(grid, (r, c))
-                if _faded(label, closed):
-                    label = _label(closed, _ink_and_lines(closed))
-            out[(r, c)] = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
+    for cell, (probability, worked) in zip(cells, two_core_map(cell_presence, [(lean, cell) for cell in cells])):
+        for key, value in worked.items():
+            store.setdefault(key, _frozen(value))
+        out[cell] = probability
     return out
+
+
+def cell_presence(grid: GridFind, cell: Cell) -> tuple[float, dict[tuple, object]]:
+    """``(probability, worked)``: :func:`clue_presence` of one cell, and what was worked out for it
+    on the way (this grid's store entries of the cell: its patch, ink, label, closing's patch)."""
+    label = label_glyphs(grid, cell)
+    if label is not None:
+        closed = closed_patch(grid, cell)
+        if _faded(label, closed):
+            label = _label(closed, _ink_and_lines(closed))
+    probability = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
+    return probability, {key: value for key, value in _PER_GRID.get(grid, {}).items() if key[1:2] == (cell,)}
+
+
+def _frozen(value: object) -> object:
+    """A store entry that came through a pipe (arrays made writable again) read-only as stored:
+    an array, or a tuple of them; other entries (labels) as they are."""
+    if isinstance(value, np.ndarray):
+        return _read_only(value)
+    if isinstance(value, tuple):
+        return tuple(_frozen(v) for v in value)
+    return value
 
 
 # ---------------------------------------------------------------------------------------------
