@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import vision.helper
 from solver import Cage, Puzzle
 from solver.formats import parse_keen, puzzle_from_json
 
@@ -81,3 +82,11 @@ def seeds():
 
 
 __all__ = ["SHARED", "REPO", "seed_puzzles", "keen_ids", "random_latin", "random_cages", "clue_for", "parse_keen"]
+
+
+@pytest.fixture(autouse=True)
+def no_helper_left_running():
+    """A helper process started by a test (``kensnap eval`` run in-process starts one) is stopped
+    after it, so no test reads with a helper it did not ask for (vision.helper)."""
+    yield
+    vision.helper.stop()

@@ -831,6 +831,23 @@ def _label_choices(grid: GridFind, cell: Cell, label: Label | None, place: tuple
     return [label, label_glyphs(grid, cell, near=place[:2]) or assumed_label(dark, *place)]
 
 
+def read_labels(labels: list[Label], model, left: float | None = None,
+                right: float | None = None) -> list[tuple[np.ndarray, list[tuple[str, float]]]]:
+    """``(frames, texts)`` of each label: its frame probabilities by ``model``
+    (:func:`vision.label_reader.label_frames`, strips from ``left`` toward ``right``) and the texts
+    decoded from them (best first). The later half of the labels is decoded by the helper process
+    when it runs (:func:`vision.helper.two_core_map`; the network shares its batches with it too)."""
+    frames = label_frames(labels, model, left=left, right=right)
+    half = len(frames) // 2
+    parts = [(part,) for part in (frames[:half], frames[half:]) if part]
+    return list(zip(frames, (texts for part in two_core_map(_decoded, parts) for texts in part)))
+
+
+def _decoded(frames: list[np.ndarray]) -> list[list[tuple[str, float]]]:
+    """:func:`vision.label_reader.decode` of each label's ``frames``."""
+    return [decode(f) for f in frames]
+
+
 def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, float, int, int],
                   labels: dict, frames: dict, found: dict) -> None:
     """Read the labels of ``choices`` (a cell's label at the usual place after the one found out of
@@ -838,8 +855,7 @@ def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, 
     before keeps its reading unless the new one is :func:`_trusted`, and the texts of both stay."""
     if not choices:
         return
-    for (cell, lab), f in zip(choices, label_frames([lab for _, lab in choices], model, left=place[2])):
-        texts_read = decode(f)
+    for (cell, lab), (f, texts_read) in zip(choices, read_labels([lab for _, lab in choices], model, place[2])):
         if cell not in labels:
             labels[cell], frames[cell], found[cell] = lab, f, texts_read
         elif _trusted(texts_read, found[cell], assumed=lab.assumed):
@@ -884,8 +900,7 @@ def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[
     if len(shown) < NO_OPS_SHARE * len(counted):
         return
     bare = [c for c, t in found.items() if t and t[0][0][-1] not in OPERATORS]
-    for cell, f in zip(bare, label_frames([labels[c] for c in bare], model, left=place[2], right=place[3])):
-        again = decode(f)
+    for cell, (f, again) in zip(bare, read_labels([labels[c] for c in bare], model, place[2], place[3])):
         if again and again[0][0][-1] in OPERATORS:
             frames[cell], found[cell] = f, _merged(again, found[cell])
 

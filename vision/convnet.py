@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .helper import two_core_map
 from .mlp import load_arrays, save_arrays
 
 PARAMS = ("w1", "b1", "w2", "b2", "w3", "b3", "w4", "b4")
@@ -65,7 +66,9 @@ class ConvNet:
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """m × len(classes) probabilities for m feature rows."""
         rows = np.atleast_2d(features)
-        parts = [_softmax(self.logits(rows[i:i + BATCH_ROWS])) for i in range(0, len(rows), BATCH_ROWS)]
+        # Batch by batch, the later half of the batches worked out by the helper process when it
+        # runs (vision.helper): the same batches give the same numbers bit for bit either way.
+        parts = two_core_map(_batch_probabilities, [(self, rows[i:i + BATCH_ROWS]) for i in range(0, len(rows), BATCH_ROWS)])
         return np.concatenate(parts) if parts else np.zeros((0, len(self.classes)), np.float32)
 
     def _forward(self, rows: np.ndarray):
@@ -193,6 +196,11 @@ def feature_moments(features: np.ndarray, block: int = 100_000) -> tuple[float, 
     count = max(1, np.size(features))
     mean = total / count
     return float(mean), float(np.sqrt(max(0.0, squares / count - mean * mean)))
+
+
+def _batch_probabilities(net: ConvNet, rows: np.ndarray) -> np.ndarray:
+    """The probabilities of one batch of ``rows`` by ``net`` (:meth:`ConvNet.probabilities`)."""
+    return _softmax(net.logits(rows))
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

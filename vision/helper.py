@@ -41,7 +41,7 @@ ENABLED = True
 """Whether :func:`start` starts a helper at all (False: every map is worked out here)."""
 ENABLED_CORES = 2
 """Fewest processor cores for which a helper pays: on one core the two halves would take turns."""
-PRELOAD = ("vision.grid", "vision.clues")
+PRELOAD = ("vision.grid", "vision.clues", "vision.convnet")
 """Modules the helper imports before it says it is ready (the maps' functions live there)."""
 ANSWER_TIMEOUT_S = 30.0
 """How long a map waits for the helper's half before it stops the helper and works it out itself."""
@@ -63,6 +63,7 @@ class _Helper:
         root = str(Path(__file__).resolve().parent.parent)
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH", "")) if p)
+        env["OPENBLAS_NUM_THREADS"] = env["OMP_NUM_THREADS"] = "1"  # it is the second core's
         code = "import sys; from vision.helper import serve; serve(sys.argv[1:])"
         self.process = subprocess.Popen([sys.executable, "-c", code, *PRELOAD], stdin=subprocess.PIPE,
                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
