@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from .grey import to_grey
+from .helper import two_core_map
 from .model import CageWalls, Cell, Edge, GridFind
 from .quantiles import quantile
 
@@ -213,7 +214,7 @@ def edge_strengths(grid: GridFind, dark: np.ndarray | None = None) -> dict[Edge,
     cell = (xs[-1] - xs[0]) / n
     dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + SIDE + 2
-    out = {}
+    strips = {}
     for (r, c), (r2, c2) in interior_edges(n):
         if r2 == r:  # vertical line right of (r, c)
             x, y0, y1 = xs[c + 1], ys[r], ys[r + 1]
@@ -225,8 +226,9 @@ def edge_strengths(grid: GridFind, dark: np.ndarray | None = None) -> dict[Edge,
             t = TRIM * (x1 - x0)
             strip = dark[max(0, int(y) - span):int(y) + span + 1, int(x0 + t):int(x1 - t)].T
             centre = y - max(0, int(y) - span)
-        out[((r, c), (r2, c2))] = ridge_strength(strip, centre, cell)
-    return out
+        strips[((r, c), (r2, c2))] = (strip, centre, cell)
+    # Half the strips are measured by the helper process when it runs (vision.helper).
+    return dict(zip(strips, two_core_map(ridge_strength, strips.values())))
 
 
 def border_strength(grid: GridFind, dark: np.ndarray | None = None) -> float:
@@ -236,16 +238,14 @@ def border_strength(grid: GridFind, dark: np.ndarray | None = None) -> float:
     cell = (xs[-1] - xs[0]) / n
     dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + 2
-    values = []
+    strips = []
     for i in range(n):
         t = TRIM * cell
         a, b = int(ys[i] + t), int(ys[i + 1] - t)
-        values.append(ridge_strength(dark[a:b, :span], 0, cell))
-        values.append(ridge_strength(dark[a:b, -span:][:, ::-1], 0, cell))
+        strips += [dark[a:b, :span], dark[a:b, -span:][:, ::-1]]
         a, b = int(xs[i] + t), int(xs[i + 1] - t)
-        values.append(ridge_strength(dark[:span, a:b].T, 0, cell))
-        values.append(ridge_strength(dark[-span:, a:b][::-1].T, 0, cell))
-    return 2.0 * float(np.median(values))
+        strips += [dark[:span, a:b].T, dark[-span:, a:b][::-1].T]
+    return 2.0 * float(np.median(two_core_map(ridge_strength, [(strip, 0, cell) for strip in strips])))
 
 
 # ---------------------------------------------------------------------------------------------

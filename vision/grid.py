@@ -42,7 +42,7 @@ import numpy as np
 from .bend import bend_field
 from .errors import NoPuzzleFound
 from .grey import to_grey
-from .helper import two_core_map
+from .helper import call, two_core_map
 from .model import GridFind
 from .quantiles import image_quantile, median, quantile
 
@@ -1171,8 +1171,9 @@ def find_grid(image: np.ndarray) -> GridFind:
     pad = max(4, int(EDGE_PAD * max(gray.shape)))
     gray = cv2.copyMakeBorder(gray, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=int(image_quantile(gray, 0.95)))
     levels = pyramid(gray)
-    quads = candidate_quads(gray, pad, bridge=True)
-    quads = quads + distinct(quads + solid_quads(gray))[len(quads):]
+    # The two outline searches side by side, the second by the helper process when it runs.
+    quads, solid = two_core_map(call, [(candidate_quads, gray, pad, True), (solid_quads, gray)])
+    quads = quads + distinct(quads + solid)[len(quads):]
     probes = _probed(levels, quads)
     probes = probes + _inset_probes(levels, probes)
     flat: list[Probe] = []

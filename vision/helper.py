@@ -41,7 +41,7 @@ ENABLED = True
 """Whether :func:`start` starts a helper at all (False: every map is worked out here)."""
 ENABLED_CORES = 2
 """Fewest processor cores for which a helper pays: on one core the two halves would take turns."""
-PRELOAD = ("vision.grid", "vision.clues", "vision.convnet")
+PRELOAD = ("vision.grid", "vision.cages", "vision.clues", "vision.convnet")
 """Modules the helper imports before it says it is ready (the maps' functions live there)."""
 ANSWER_TIMEOUT_S = 30.0
 """How long a map waits for the helper's half before it stops the helper and works it out itself."""
@@ -83,7 +83,7 @@ class _Helper:
         payload = pickle.dumps((func, batch), protocol=pickle.HIGHEST_PROTOCOL)
         try:
             _write_all(self.process.stdin.fileno(), _HEADER.pack(len(payload)) + payload)
-        except OSError as err:
+        except (OSError, ValueError) as err:  # a pipe closed at the other end or here
             raise HelperFailed(f"the helper took no request ({err})") from None
 
     def receive(self) -> list:
@@ -147,35 +147,61 @@ atexit.register(stop)
 def two_core_map(func: Callable[..., Any], items: Iterable[tuple]) -> list:
     """``[func(*args) for args in items]``, the later half worked out by the helper when it is ready
     (see the module docstring)."""
-    global _helper
     items = list(items)
-    helper = _helper
-    if (len(items) < 2 or helper is None or helper.owner != os.getpid() or not helper.is_ready()
-            or not _lock.acquire(blocking=False)):
+    helper = _claimed() if len(items) >= 2 else None
+    if helper is None:
         return [func(*args) for args in items]
     try:
-        half = len(items) // 2
-        try:
-            helper.send(func, items[half:])
-        except HelperFailed:
-            _helper = None
-            helper.stop()
-            return [func(*args) for args in items]
-        try:
-            own = [func(*args) for args in items[:half]]
-        except BaseException:  # the helper's answer would be left in its pipe: stop it
-            _helper = None
-            helper.stop()
-            raise
-        try:
-            theirs = helper.receive()
-        except HelperFailed:
-            _helper = None
-            helper.stop()
-            theirs = [func(*args) for args in items[half:]]
-        return own + theirs
+        return _shared(helper, func, items)
     finally:
         _lock.release()
+
+
+def call(func: Callable[..., Any], *args: Any) -> Any:
+    """``func(*args)``: for :func:`two_core_map` over different calls, run side by side
+    (``two_core_map(call, [(f, x), (g, y)])`` is ``[f(x), g(y)]``, ``g(y)`` by the helper)."""
+    return func(*args)
+
+
+def _claimed() -> _Helper | None:
+    """The helper, ready and now this thread's (the lock held: release it after the map), or None
+    (nothing held) when there is none, it is not ready, or another thread's map is using it."""
+    if _helper is None or not _lock.acquire(blocking=False):
+        return None
+    helper = _helper  # read again under the lock: another thread may have stopped it
+    if helper is None or helper.owner != os.getpid() or not helper.is_ready():
+        _lock.release()
+        return None
+    return helper
+
+
+def _shared(helper: _Helper, func: Callable[..., Any], items: list[tuple]) -> list:
+    """:func:`two_core_map` with the claimed ``helper``: it is stopped when it fails (or when this
+    half raises: its answer would be left in the pipe), and its half is worked out here."""
+    half = len(items) // 2
+    try:
+        helper.send(func, items[half:])
+    except HelperFailed:
+        _drop(helper)
+        return [func(*args) for args in items]
+    try:
+        own = [func(*args) for args in items[:half]]
+    except BaseException:
+        _drop(helper)
+        raise
+    try:
+        theirs = helper.receive()
+    except HelperFailed:
+        _drop(helper)
+        theirs = [func(*args) for args in items[half:]]
+    return own + theirs
+
+
+def _drop(helper: _Helper) -> None:
+    """Stop a ``helper`` that failed (the lock held by the caller); the next :func:`start` may start another."""
+    global _helper
+    _helper = None
+    helper.stop()
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -215,8 +241,9 @@ def serve(modules: list[str]) -> None:
             header = _read_exactly(requests, _HEADER.size, timeout=None)
         except HelperFailed:  # the parent closed the pipe (or went away): leave
             return
-        func, batch = pickle.loads(_read_exactly(requests, _HEADER.unpack(header)[0], timeout=None))
+        request = _read_exactly(requests, _HEADER.unpack(header)[0], timeout=None)
         try:
+            func, batch = pickle.loads(request)
             answer = pickle.dumps(("ok", [func(*args) for args in batch]), protocol=pickle.HIGHEST_PROTOCOL)
         except Exception as err:  # noqa: BLE001 - the parent works the half out itself and sees it
             answer = pickle.dumps(("error", f"{type(err).__name__}: {err}"))
