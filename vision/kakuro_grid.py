@@ -54,6 +54,7 @@ import numpy as np
 
 from .errors import NoPuzzleFound
 from .grey import to_grey
+from .helper import two_core_map
 from .model import GridFind
 from .quantiles import percentile, quantile
 from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, solid_quads,
@@ -1059,8 +1060,10 @@ class _Beyond:
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[tuple[np.ndarray, Probe]]:
-    """``(quad, probe)`` for every quad that shows a Kakuro (:func:`probe`)."""
-    return [(quad, found) for quad in quads if (found := probe(levels, quad)) is not None]
+    """``(quad, probe)`` for every quad that shows a Kakuro (:func:`probe`), half of them probed by
+    the helper process when it runs (:func:`vision.helper.two_core_map`)."""
+    found = two_core_map(probe, [(levels, quad) for quad in quads])
+    return [(quad, probe_) for quad, probe_ in zip(quads, found) if probe_ is not None]
 
 
 def aligned(levels: list[np.ndarray], quad: np.ndarray) -> np.ndarray:
