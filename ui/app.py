@@ -22,6 +22,7 @@ from solver.check import check
 from ui import app_hints, app_inputs, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 from ui.render import MARK_WRONG
+from vision.helper import start as start_helper
 from vision.read import SURE_ENTRY
 
 MODES = ("Solve", "Check my grid", "Hint")
@@ -513,6 +514,7 @@ def review_notes(found: app_view.Doubts, draft: Draft) -> None:
 
 def main() -> None:
     st.set_page_config(page_title="kensnap", page_icon=":material/grid_on:", layout="wide")
+    start_helper()  # once per app process: ready, on the other core, by the time a photo comes
     init_state()
     state = st.session_state
     st.title("kensnap")
