@@ -41,7 +41,7 @@ ENABLED = True
 """Whether :func:`start` starts a helper at all (False: every map is worked out here)."""
 ENABLED_CORES = 2
 """Fewest processor cores for which a helper pays: on one core the two halves would take turns."""
-PRELOAD = ("vision.grid", "vision.cages", "vision.clues", "vision.convnet", "vision.kakuro_grid")
+PRELOAD = ("vision.grid", "vision.cages", "vision.clues", "vision.clue_candidates", "vision.convnet", "vision.kakuro_grid")
 """Modules the helper imports before it says it is ready (the maps' functions live there)."""
 ANSWER_TIMEOUT_S = 30.0
 """How long a map waits for the helper's half before it stops the helper and works it out itself."""

@@ -22,6 +22,7 @@ from solver.puzzle import Grid
 
 from . import cages as cage_stage
 from . import clues as clue_stage
+from .helper import two_core_map
 from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
 from .polarity import find_grid_any_polarity
@@ -114,9 +115,10 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     entries, entry_alts = _digits(grid, clock)
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
-        alternatives = [widened(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]
-        wider = lambda: [widened(readings[cells[0]], cells, grid.size, shown, extra=WIDE_EXTRA,
-                                 min_ratio=WIDE_MIN_RATIO) for cells in cells_of_cages]
+        # Each cage's clues scored against its label, half the cages by the helper when it runs.
+        alternatives = two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages])
+        wider = lambda: two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown, True, WIDE_EXTRA,
+                                                WIDE_MIN_RATIO) for cells in cells_of_cages])
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
                             entries=entries, min_wall_probability=1 - doubt, wider=wider)
