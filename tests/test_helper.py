@@ -94,3 +94,20 @@ def test_the_grid_and_labels_found_with_the_helper_are_those_found_without(helpe
             if label is not None:
                 assert label.dark is patch or label.dark is closed_patch(with_helper, cell)
                 assert [g.box for g in label.glyphs] == [g.box for g in label_glyphs(alone, cell).glyphs]
+
+
+def test_the_command_line_starts_the_helper_only_for_several_images(monkeypatch, capsys):
+    import vision.read_any
+    from ui.cli import main
+    from vision.errors import VisionError
+
+    started = []
+    monkeypatch.setattr(helper_module, "start", lambda: started.append(True) or True)
+
+    def unreadable(source, **_):
+        raise VisionError("not read in this test")
+
+    monkeypatch.setattr(vision.read_any, "read_any", unreadable)
+    assert main(["read", "a.jpg"]) == 2 and not started
+    assert main(["read", "a.jpg", "b.jpg"]) == 2 and len(started) == 1
+    capsys.readouterr()
