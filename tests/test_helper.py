@@ -111,3 +111,19 @@ def test_the_command_line_starts_the_helper_only_for_several_images(monkeypatch,
     assert main(["read", "a.jpg"]) == 2 and not started
     assert main(["read", "a.jpg", "b.jpg"]) == 2 and len(started) == 1
     capsys.readouterr()
+
+
+def test_a_network_shares_whole_batches_with_the_helper_and_gives_the_same_numbers(helper):
+    from vision.convnet import BATCH_ROWS, fit_convnet
+
+    rng = np.random.default_rng(3)
+    rows, labels = rng.random((40, 64)).astype(np.float32), rng.integers(0, 3, 40)
+    net = fit_convnet(rows, labels, ("a", "b", "c"), shape=(8, 8), channels=(3, 4), hidden=5, epochs=1, seed=1)
+    many = rng.random((5 * BATCH_ROWS + 7, 64)).astype(np.float32)
+    shared = net.probabilities(many)
+    saved, helper_module._helper = helper_module._helper, None
+    try:
+        alone = net.probabilities(many)
+    finally:
+        helper_module._helper = saved
+    assert np.array_equal(shared, alone)
