@@ -838,14 +838,7 @@ def read_labels(labels: list[Label], model, left: float | None = None,
     decoded from them (best first). The later half of the labels is decoded by the helper process
     when it runs (:func:`vision.helper.two_core_map`; the network shares its batches with it too)."""
     frames = label_frames(labels, model, left=left, right=right)
-    half = len(frames) // 2
-    parts = [(part,) for part in (frames[:half], frames[half:]) if part]
-    return list(zip(frames, (texts for part in two_core_map(_decoded, parts) for texts in part)))
-
-
-def _decoded(frames: list[np.ndarray]) -> list[list[tuple[str, float]]]:
-    """:func:`vision.label_reader.decode` of each label's ``frames``."""
-    return [decode(f) for f in frames]
+    return list(zip(frames, two_core_map(decode, [(f,) for f in frames])))
 
 
 def _read_choices(choices: list[tuple[Cell, Label]], model, place: tuple[float, float, int, int],

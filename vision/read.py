@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -117,8 +118,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
         # Each cage's clues scored against its label, half the cages by the helper when it runs.
         alternatives = two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages])
-        wider = lambda: two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown, True, WIDE_EXTRA,
-                                                WIDE_MIN_RATIO) for cells in cells_of_cages])
+        wider = lambda: two_core_map(partial(widened, extra=WIDE_EXTRA, min_ratio=WIDE_MIN_RATIO),
+                                     [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages])
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
                             entries=entries, min_wall_probability=1 - doubt, wider=wider)
