@@ -67,6 +67,6 @@ def test_nothing_is_forked_when_forking_is_off(monkeypatch):
     with forked(int, "7") as child:
         assert child is None
     monkeypatch.setattr(forked_module, "ENABLED", True)
-    monkeypatch.setattr(forked_module.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(forked_module, "usable_cores", lambda: 1)
     with forked(int, "7") as child:
         assert child is None

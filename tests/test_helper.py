@@ -66,7 +66,7 @@ def test_nothing_starts_when_the_helper_is_off(monkeypatch):
     monkeypatch.setattr(helper_module, "ENABLED", False)
     assert not start()
     monkeypatch.setattr(helper_module, "ENABLED", True)
-    monkeypatch.setattr(helper_module.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(helper_module, "usable_cores", lambda: 1)
     assert not start()
 
 

@@ -40,10 +40,13 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from .cores import usable_cores
+
 ENABLED = True
 """Whether :func:`forked` forks at all (False: every call is left to the caller)."""
 ENABLED_CORES = 2
-"""Fewest processor cores for which forking pays: on one core the two calls would take turns."""
+"""Fewest usable cores (:func:`vision.cores.usable_cores`) for which forking pays: on one core the
+two calls would take turns."""
 
 
 class ForkedCallFailed(RuntimeError):
@@ -106,7 +109,7 @@ def forked(call: Callable[..., Any], *args: Any) -> Iterator[ForkedCall | None]:
 
 
 def _can_fork() -> bool:
-    return ENABLED and hasattr(os, "fork") and (os.cpu_count() or 1) >= ENABLED_CORES
+    return ENABLED and hasattr(os, "fork") and usable_cores() >= ENABLED_CORES
 
 
 def _start(call: Callable[..., Any], args: tuple) -> ForkedCall | None:

@@ -37,10 +37,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from .cores import usable_cores
+
 ENABLED = True
 """Whether :func:`start` starts a helper at all (False: every map is worked out here)."""
 ENABLED_CORES = 2
-"""Fewest processor cores for which a helper pays: on one core the two halves would take turns."""
+"""Fewest usable cores (:func:`vision.cores.usable_cores`) for which a helper pays: on one core the
+two halves would take turns."""
 PRELOAD = ("vision.grid", "vision.cages", "vision.clues", "vision.clue_candidates", "vision.convnet", "vision.kakuro_grid")
 """Modules the helper imports before it says it is ready (the maps' functions live there)."""
 ANSWER_TIMEOUT_S = 30.0
@@ -116,7 +119,7 @@ _starts = 0
 def start() -> bool:
     """Start the helper if none runs (see the module docstring); True when one runs or starts."""
     global _helper, _starts
-    if not ENABLED or (os.cpu_count() or 1) < ENABLED_CORES:
+    if not ENABLED or usable_cores() < ENABLED_CORES:
         return False
     with _lock:
         if _helper is not None and _helper.owner == os.getpid() and _helper.process.poll() is None:

@@ -36,6 +36,7 @@ import numpy as np
 
 from .label_reader import BLANK, STRIP_CLASSES, STRIP_H, WINDOW, frame_features, label_strip
 from .convnet import ConvNet, anneal_convnet, fit_convnet
+from .cores import usable_cores
 from .mlp import gather_rows
 from .glyphs import cache_dir, jittered, load_or_fit, training_puzzle
 
@@ -182,7 +183,7 @@ def fit_members(frames: Path, targets: Path, members: list[tuple[int, Path]],
                  **(dict(start=str(start[path]), rows=rows, rate=ANNEAL_RATE, epochs=ANNEAL_EPOCHS) if start
                     else dict(settings=settings)))
             for seed, path in members]
-    workers = max(1, min(len(jobs), workers or os.cpu_count() or 1))
+    workers = max(1, min(len(jobs), workers or usable_cores()))
     if workers == 1:
         for job in jobs:
             _fit_member(job)
