@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 from conftest import REPO
 from solver import PuzzleError, cell_name, solve
 from solver.engine import Conflict, Result
-from ui import app_hints, app_inputs, app_state, app_view
+from ui import app_hints, app_inputs, app_models, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 
 APP = str(REPO / "ui" / "app.py")
@@ -216,6 +216,47 @@ def test_start_on_a_sample_named_by_the_environment(monkeypatch):
     monkeypatch.setenv("KENSNAP_SAMPLE", "no-such-sample")
     at = start()
     assert any("There is no sample 'no-such-sample'" in text for text in texts(at.error))
+
+
+def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_ready(monkeypatch):
+    # A fresh machine: the app starts at once and fits the photo-reading models in the background
+    # (ui.app_models); the photo given meanwhile is not lost, and is read when they are ready.
+    fitting = app_models.Preparing(("KenKen clue labels", "Kakuro clue totals"), "KenKen clue labels", 60)
+    state = {"preparing": fitting, "starts": 0, "read": []}
+    monkeypatch.setattr(app_models, "preparing", lambda: state["preparing"])
+    monkeypatch.setattr(app_models, "start_fitting", lambda: state.__setitem__("starts", state["starts"] + 1) or True)
+
+    def load_photo(data, name, kind="photo"):
+        state["read"].append(name)
+        return app_inputs.load_typed(SEED000, f"{kind} {name}")
+
+    monkeypatch.setattr(app_inputs, "load_photo", load_photo)
+    at = start()
+    assert any("being prepared" in text and "fitting the model for KenKen clue labels" in text for text in texts(at.info))
+    assert state["starts"] >= 1
+    type_puzzle(at, SEED000)  # the solver works meanwhile
+    assert any(text.startswith("Solved") for text in texts(at.success))
+    at.file_uploader(key="upload").upload(SAMPLE_PHOTO.name, SAMPLE_PHOTO.read_bytes(), "image/jpeg")
+    at.run()
+    assert not at.exception and state["read"] == []
+    assert any(f"photo {SAMPLE_PHOTO.name} is kept" in text for text in texts(at.info))
+    assert not any("Start with a photo" in text for text in texts(at.info))
+    assert at.session_state["waiting"][1] == SAMPLE_PHOTO.name
+    state["preparing"] = None
+    at.run()
+    assert not at.exception and state["read"] == [SAMPLE_PHOTO.name]
+    assert at.session_state["waiting"] is None and at.session_state["loaded"].source == f"photo {SAMPLE_PHOTO.name}"
+    assert not any("being prepared" in text for text in texts(at.info))
+    at.run()
+    assert state["read"] == [SAMPLE_PHOTO.name]  # read once
+
+
+def test_a_failed_background_fit_is_an_error_that_says_what_to_run(monkeypatch):
+    failed = app_models.Preparing(("KenKen clue labels",), None, 50, failed="No space left on device")
+    monkeypatch.setattr(app_models, "preparing", lambda: failed)
+    monkeypatch.setattr(app_models, "start_fitting", lambda: False)
+    at = start()
+    assert any("could not be prepared" in text and "kensnap models --fit" in text for text in texts(at.error))
 
 
 # --- corrections --------------------------------------------------------------------------------

@@ -120,3 +120,120 @@ def test_fit_missing_fits_only_the_missing_models_in_order_and_says_so(tmp_path,
     assert fit_missing(said.append) == ["b", "c"]
     assert made == ["b.npz", "c.npz"]
     assert said[0].startswith("fitting b (B): about 2 minutes") and said[2].startswith("fitting c")
+
+
+# --- a machine whose models are not fitted yet ------------------------------------------------
+
+def _fake_models(tmp_path, monkeypatch, missing=("b", "c")):
+    """Three models in a cache under tmp_path, those named in ``missing`` absent."""
+    from vision import model_cache
+    from vision.model_cache import CachedModel
+
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    models = []
+    for name, minutes in (("a", 50), ("b", 5), ("c", 10)):
+        path = tmp_path / f"{name}.npz"
+        if name not in missing:
+            path.write_bytes(b"x")
+        else:
+            path.unlink(missing_ok=True)
+        models.append(CachedModel(name, f"reading {name}", (path,), minutes, lambda: None))
+    monkeypatch.setattr(model_cache, "cached_models", lambda: tuple(models))
+    return models
+
+
+def test_a_model_whose_lock_another_process_holds_is_being_fitted(tmp_path, monkeypatch):
+    import fcntl
+    import subprocess
+    import sys
+
+    from vision.model_cache import being_fitted, missing_models
+
+    models = _fake_models(tmp_path, monkeypatch)
+    assert [m.name for m in missing_models()] == ["b", "c"]
+    assert not being_fitted(models[1])  # no lock file yet
+    holder = subprocess.Popen([sys.executable, "-c", "import fcntl, sys, time\n"
+                               f"f = open({str(tmp_path / 'b.lock')!r}, 'a'); fcntl.flock(f, fcntl.LOCK_EX)\n"
+                               "print('held', flush=True); time.sleep(30)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        assert being_fitted(models[1]) and not being_fitted(models[2])
+    finally:
+        holder.kill()
+        holder.wait()
+    assert not being_fitted(models[1])  # the lock goes with its process
+    with open(tmp_path / "c.lock", "a") as lock:  # this process fitting it counts too
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        assert being_fitted(models[2])
+
+
+def test_a_command_says_once_that_the_models_are_fitted_first(tmp_path, monkeypatch, capsys):
+    import ui.cli
+    import vision.read_any
+    from ui.cli import main
+    from vision.errors import VisionError
+
+    def unreadable(source, **_):
+        raise VisionError("not read in this test")
+
+    monkeypatch.setattr(vision.read_any, "read_any", unreadable)
+    monkeypatch.setattr(ui.cli, "_models_said", False)
+    _fake_models(tmp_path, monkeypatch, missing=())
+    assert main(["read", "a.jpg"]) == 2
+    assert "not fitted" not in capsys.readouterr().err
+    monkeypatch.setattr(ui.cli, "_models_said", False)
+    _fake_models(tmp_path, monkeypatch)
+    assert main(["read", "a.jpg"]) == 2 and main(["solve", "b.jpg"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("not fitted on this machine yet (b, c)") == 1 and "about 15 minutes" in err
+    assert "kensnap models --fit" in err
+
+
+def test_the_app_fits_missing_models_in_the_background_once_and_says_how_far_it_is(tmp_path, monkeypatch):
+    import sys
+
+    from ui import app_models
+
+    _fake_models(tmp_path, monkeypatch, missing=())
+    monkeypatch.setattr(app_models, "_fit", None)
+    assert app_models.preparing() is None and not app_models.start_fitting()
+
+    _fake_models(tmp_path, monkeypatch)
+    # The background fit, here a stand-in that "fits" b then c a moment later, as `kensnap models --fit` does.
+    monkeypatch.setattr(app_models, "FIT_COMMAND", (sys.executable, "-c", (
+        "import fcntl, pathlib, time, sys\n"
+        f"root = pathlib.Path({str(tmp_path)!r})\n"
+        "for name in 'bc':\n"
+        "    lock = open(root / f'{name}.lock', 'a'); fcntl.flock(lock, fcntl.LOCK_EX)\n"
+        "    print('fitting', name, flush=True); time.sleep(0.6); (root / f'{name}.npz').write_bytes(b'x')\n"
+        "    fcntl.flock(lock, fcntl.LOCK_UN)\n")))
+    first = app_models.preparing()
+    assert first.missing == ("reading b", "reading c") and first.current is None and first.minutes_left == 15
+    assert "starting the models' fit" in first.message() and "kept" in first.message()
+    assert app_models.start_fitting() and app_models.start_fitting()  # one fit, not two
+    process = app_models._fit
+    seen = set()
+    while process.poll() is None:
+        now = app_models.preparing()
+        if now is not None and now.current:
+            seen.add(now.current)
+            assert f"fitting the model for {now.current}" in now.message()
+    assert process.returncode == 0 and app_models._fit is process
+    assert seen and seen <= {"reading b", "reading c"}
+    assert app_models.preparing() is None and not app_models.start_fitting()
+    assert "fitting c" in app_models.log_path().read_text()
+
+
+def test_the_app_says_so_when_its_background_fit_fails(tmp_path, monkeypatch):
+    import sys
+
+    from ui import app_models
+
+    _fake_models(tmp_path, monkeypatch)
+    monkeypatch.setattr(app_models, "_fit", None)
+    monkeypatch.setattr(app_models, "FIT_COMMAND", (sys.executable, "-c", "import sys; sys.exit('no space left on device')"))
+    assert app_models.start_fitting()
+    app_models._fit.wait()
+    failed = app_models.preparing()
+    assert failed.failed == "no space left on device" and "could not be prepared" in failed.message()
+    assert not app_models.start_fitting()  # not retried in a loop; the message says what to run

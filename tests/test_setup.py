@@ -13,7 +13,16 @@ def test_ci_runs_the_readme_test_command_verbatim():
     run_cmd, test_cmd = readme_commands()
     ci = [line for line in (REPO / ".ci" / "run").read_text().splitlines() if line and not line.startswith(("#", "set ", "cd "))]
     assert ci == [test_cmd]
-    assert "pytest" in test_cmd and run_cmd.startswith("bash .ci/setup && ")
+    # The tests need the models, so their command fits them first; the app starts without them and
+    # fits them in the background (ui/app_models.py), so a newcomer waits minutes, not hours.
+    assert "pytest" in test_cmd and test_cmd.startswith("bash .ci/setup && ")
+    assert run_cmd.startswith("bash .ci/setup --no-fit && ")
+
+
+def test_setup_refuses_an_unknown_option_before_doing_anything():
+    import subprocess
+    done = subprocess.run(["bash", str(REPO / ".ci" / "setup"), "--fast"], capture_output=True, text=True)
+    assert done.returncode == 2 and "unknown option --fast" in done.stderr
 
 
 def test_the_font_packages_the_renderer_uses_are_installed_by_setup():

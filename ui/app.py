@@ -19,13 +19,14 @@ import streamlit as st
 
 from solver import PuzzleError, cell_name
 from solver.check import check
-from ui import app_hints, app_inputs, app_state, app_view
+from ui import app_hints, app_inputs, app_models, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 from ui.render import MARK_WRONG
 from vision.helper import start as start_helper
 from vision.read import SURE_ENTRY
 
 MODES = ("Solve", "Check my grid", "Hint")
+PREPARING_REFRESH_S = 15  # how often the page looks again while the photo-reading models are fitted
 SHOWN_DOUBTS = 8  # doubtful readings listed under the review picture; more go into an expander
 # (no bare string literals at the top level here: Streamlit's "magic" would print them on the page)
 TYPED_EXAMPLE = """a a b b
@@ -39,7 +40,7 @@ def fresh_state() -> dict:
     """The session's starting state (new objects for every session)."""
     return dict(loaded=None, draft=None, history=[], log=[], rev=0, seen={}, confirmed=None,
                 revealed={}, hint=None, hint_found=None, flash=None, started=False, confirmed_clues=set(),
-                pending={})
+                pending={}, waiting=None)
 
 
 def init_state() -> None:
@@ -81,7 +82,7 @@ def input_section() -> None:
                 state.flash = ("error", f"There is no sample '{name}' (the samples are: "
                                         f"{', '.join(app_inputs.sample_names()) or 'none bundled'}).")
             else:
-                load_with_spinner(f"Reading the sample {path.name}", lambda: app_inputs.load_file(path))
+                open_file(path)
     with st.expander("Puzzle: photo, camera, sample or typed", expanded=state.draft is None):
         photo, camera, sample, typed = st.tabs(["Photo", "Camera", "Samples", "Type it"])
         with photo:
@@ -116,14 +117,58 @@ def _take_new(kind: str, file, label: str) -> None:
     if seen.get(kind) == file.file_id:
         return
     seen[kind] = file.file_id
-    data = file.getvalue()
-    load_with_spinner(f"Reading the {label} {file.name}", lambda: app_inputs.load_photo(data, file.name, label))
+    read_photo(file.getvalue(), file.name, label)
 
 
 def _open_sample() -> None:
     path = app_inputs.sample_path(st.session_state.sample_name)
     if path is not None:
-        adopt(app_inputs.load_file(path))
+        open_file(path, spinner=False)  # a button's callback: the page is drawn after it
+
+
+def open_file(path, kind: str = "sample", spinner: bool = True) -> None:
+    """Open a sample or other file: a photo is read (or kept until photo reading is ready), puzzle text parsed."""
+    if app_inputs.is_photo(path):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            pass  # load_file says why
+        else:
+            read_photo(data, path.name, kind, spinner)
+            return
+    adopt(app_inputs.load_file(path, kind))
+
+
+def read_photo(data: bytes, name: str, kind: str, spinner: bool = True) -> None:
+    """Read a photo now; while the photo-reading models are still being fitted (:mod:`ui.app_models`),
+    keep it in the session and read it as soon as they are ready (:func:`preparing_banner`)."""
+    state = st.session_state
+    if app_models.preparing() is not None:
+        app_models.start_fitting()
+        state.waiting = (data, name, kind)  # preparing_banner says so
+        return
+    state.waiting = None
+    make = lambda: app_inputs.load_photo(data, name, kind)
+    if spinner:
+        load_with_spinner(f"Reading the {kind} {name}", make)
+    else:
+        adopt(make())
+
+
+@st.fragment(run_every=PREPARING_REFRESH_S)
+def preparing_banner() -> None:
+    """While the photo-reading models are fitted: what is being done, looked at again every
+    PREPARING_REFRESH_S seconds; once they are ready, the whole page again (a kept photo is read)."""
+    prep = app_models.preparing()
+    if prep is None:
+        if st.session_state.waiting is not None:
+            st.rerun()
+        return
+    app_models.start_fitting()
+    (st.error if prep.failed else st.info)(prep.message())
+    if st.session_state.waiting is not None:
+        _, name, kind = st.session_state.waiting
+        st.info(f"Your {kind} {name} is kept: it will be read as soon as photo reading is ready.")
 
 
 def _use_typed() -> None:
@@ -520,14 +565,21 @@ def main() -> None:
     st.title("kensnap")
     st.caption("Snap a KenKen (Calcudoku, MathDoku): kensnap reads it, you check what it read, "
                "then solve it, check your digits, or ask for a hint.")
+    banner = st.container()  # above the input, drawn after it (a photo given now is kept there)
+    if state.waiting is not None and app_models.preparing() is None:
+        read_photo(*state.waiting)
     input_section()
+    if app_models.preparing() is not None:
+        with banner:
+            preparing_banner()
     if state.flash:
         kind, text = state.flash
         getattr(st, kind)(text)
         state.flash = None
     loaded, draft = state.loaded, state.draft
     if loaded is None or draft is None:
-        st.info("Start with a photo or screenshot of a puzzle — or open a sample, or type one.")
+        if state.waiting is None:
+            st.info("Start with a photo or screenshot of a puzzle — or open a sample, or type one.")
         return
     read_summary(loaded)
     analysis = app_view.analyse(draft)

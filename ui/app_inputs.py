@@ -121,7 +121,7 @@ def sample_names() -> list[str]:
     """The bundled sample photos and puzzle files, photos first (sorted), none when not bundled."""
     if not SAMPLES.is_dir():
         return []
-    photos = sorted(p.name for p in SAMPLES.iterdir() if p.suffix.lower().lstrip(".") in PHOTO_TYPES
+    photos = sorted(p.name for p in SAMPLES.iterdir() if is_photo(p)
                     and not p.name.startswith("solved-"))
     texts = sorted(p.name for p in SAMPLES.glob("*.txt") if _is_kenken_text(p))
     return photos + texts
@@ -148,13 +148,18 @@ def sample_path(name: str) -> Path | None:
     return None
 
 
+def is_photo(path: Path) -> bool:
+    """Whether a file is taken for a photo (by its suffix) rather than puzzle text."""
+    return path.suffix.lower().lstrip(".") in PHOTO_TYPES
+
+
 def load_file(path: Path, kind: str = "sample") -> Loaded:
     """A sample or other file: a photo by its suffix, else puzzle text. Never raises."""
     try:
         data = path.read_bytes()
     except OSError as err:
         return Loaded(f"{kind} {path.name}", f"{kind}:{path}", None, error=f"Cannot open {path}: {err.strerror}")
-    if path.suffix.lower().lstrip(".") in PHOTO_TYPES:
+    if is_photo(path):
         return load_photo(data, path.name, kind)
     try:
         text = data.decode("utf-8")

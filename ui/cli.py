@@ -101,8 +101,8 @@ def cmd_solve(args) -> int:
     """Solve every puzzle of every input."""
     code = OK
     images = [source for source in args.inputs if is_image(source)]
-    if len(images) > 1:
-        _start_helper()
+    if images:
+        _before_reading(len(images))
     for number, source in enumerate(images):
         code = max(code, _solve_image(args, source, number if len(images) > 1 else None))
     for item in load_inputs([s for s in args.inputs if s not in images], args.rules):
@@ -255,6 +255,7 @@ def _photo_item(source: str) -> Loaded:
     itself; or the error that stopped the reading."""
     from vision.errors import VisionError
     from vision.read_any import read_any
+    _before_reading(1)
     try:
         reading = read_any(source)
     except VisionError as err:
@@ -506,14 +507,30 @@ def reading_json(label: str, reading) -> dict:
     return obj
 
 
-def _start_helper() -> None:
-    """Start vision's helper process when several images are to be read (:mod:`vision.helper`: the
-    second core works out half of each grid search; one image does not pay for its start)."""
-    try:
-        from vision.helper import start
-    except ImportError:  # vision not installed: nothing to help
-        return
-    start()
+def _before_reading(images: int) -> None:
+    """Get ready to read ``images`` photos: say on stderr, once, when the photo-reading models must be
+    fitted first (a fresh machine: hours, see :mod:`vision.model_cache`), and start vision's helper
+    process for several images (:mod:`vision.helper`: the second core works out half of each grid
+    search; one image does not pay for its start)."""
+    global _models_said
+    from vision.helper import start
+    from vision.model_cache import missing_models
+
+    if not _models_said:
+        _models_said = True
+        missing = missing_models()
+        if missing:
+            print(f"kensnap: the photo-reading models are not fitted on this machine yet "
+                  f"({', '.join(m.name for m in missing)}): fitting them first, once (about "
+                  f"{sum(m.minutes for m in missing)} minutes on two cores, up to twice that on a busy machine; "
+                  "if another kensnap process is fitting one, this waits for it). `kensnap models --fit` "
+                  "fits them ahead of time.", file=sys.stderr, flush=True)
+    if images > 1:
+        start()
+
+
+_models_said = False
+"""Whether this process has said that the models must be fitted first (said once)."""
 
 
 def cmd_read(args) -> int:
@@ -522,8 +539,7 @@ def cmd_read(args) -> int:
     from vision.kakuro import KakuroReading
     from vision.read_any import read_any
     code = OK
-    if len(args.images) > 1:
-        _start_helper()
+    _before_reading(len(args.images))
     for source in args.images:
         try:
             reading = read_any(source, debug=bool(args.debug))
@@ -648,7 +664,7 @@ def cmd_eval(args) -> int:
     if not folder.is_dir():
         return _bad(args, args.folder, "no such folder")
     recognize, name = default_recognizer()
-    _start_helper()
+    _before_reading(2)
     try:
         scores = evaluate(folder, recognize)
     except (PuzzleError, ValueError) as err:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import digits, kakuro_cells, label_training
+from .glyphs import cache_dir
 
 
 @dataclass(frozen=True)
@@ -74,3 +75,25 @@ def fit_missing(say: Callable[[str], None]) -> list[str]:
         say(f"{model.name} ready after {(time.monotonic() - started) / 60:.0f} min")
         fitted.append(model.name)
     return fitted
+
+
+def missing_models() -> tuple[CachedModel, ...]:
+    """The models not (wholly) in the cache, in the order :func:`fit_missing` fits them."""
+    return tuple(model for model in cached_models() if not model.present)
+
+
+def being_fitted(model: CachedModel) -> bool:
+    """Whether some process holds ``model``'s fitting lock now (:func:`vision.glyphs.fitting`): a fit
+    of it is under way, in this process or another. Asked without waiting."""
+    import fcntl
+
+    path = cache_dir() / f"{model.name}.lock"
+    if not path.exists():
+        return False
+    with open(path, "a") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return True
+        fcntl.flock(lock, fcntl.LOCK_UN)
+    return False

@@ -1,0 +1,112 @@
+"""The app on a machine whose photo-reading models are not fitted yet.
+
+On a fresh machine the models kensnap reads photos with are fitted from our own drawings (no
+downloaded weights; :mod:`vision.model_cache`): an hour and a half to three hours on two cores. The
+app does not wait for them: it starts at once, fits them in a background ``kensnap models --fit``
+process, and says how far that is; typed puzzles, puzzle files and the solver work meanwhile, and a
+photo given meanwhile is kept and read once the models are ready.
+
+Contract:
+
+- :func:`preparing` is None when every model is in the cache (the usual case: one file check per
+  model), else a :class:`Preparing` that says what is missing and what is being done about it.
+- :func:`start_fitting` starts one background fit from this process when models are missing and
+  no fit is under way (none of ours alive, and no missing model's lock held by another process: a
+  ``.ci/setup``, a command or another app). The fit writes to :func:`log_path`; it is this process's
+  child, so stopping the app (Ctrl+C) stops it, and the next start goes on from the models already
+  saved.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+FIT_COMMAND = (sys.executable, "-m", "ui.cli", "models", "--fit")
+"""The background fit: ``kensnap models --fit`` run by this interpreter."""
+
+_lock = threading.Lock()
+_fit: subprocess.Popen | None = None
+
+
+@dataclass(frozen=True)
+class Preparing:
+    """Photo reading is not ready: the models still missing and how their fit is going."""
+
+    missing: tuple[str, ...]
+    """What each missing model reads, in the order they are fitted."""
+    current: str | None
+    """What the model being fitted now reads (None when no fit is under way)."""
+    minutes_left: int
+    """About how many minutes the missing models take on two cores (the one under way counted whole)."""
+    failed: str | None = None
+    """The last line of our background fit's log when it ended without fitting every model."""
+
+    def message(self) -> str:
+        """One paragraph for people."""
+        if self.failed:
+            return (f"Photo reading could not be prepared: the models' fit stopped ({self.failed}). Run "
+                    f"`kensnap models --fit` in a terminal to see why. Typed puzzles and puzzle files still work.")
+        doing = (f"fitting the model for {self.current}" if self.current else "starting the models' fit")
+        return (f"Photo reading is being prepared on this machine, once: {doing} "
+                f"({len(self.missing)} model{'s' if len(self.missing) != 1 else ''} to go: about "
+                f"{_duration(self.minutes_left)} on two cores doing nothing else, up to twice that on a slower or "
+                "busy machine). Meanwhile you can type a puzzle or open a "
+                "puzzle file; a photo you give now is kept and read as soon as this is done.")
+
+
+def preparing() -> Preparing | None:
+    """None when photo reading is ready; else what is missing and how its fit goes (see the module)."""
+    from vision.model_cache import being_fitted, missing_models
+
+    missing = missing_models()
+    if not missing:
+        return None
+    current = next((m.reads for m in missing if being_fitted(m)), None)
+    failed = None
+    with _lock:
+        if _fit is not None and _fit.poll() is not None and current is None:
+            failed = _last_line(log_path()) or f"exit code {_fit.returncode}"
+    return Preparing(tuple(m.reads for m in missing), current, sum(m.minutes for m in missing), failed)
+
+
+def start_fitting() -> bool:
+    """Start the background fit unless it is not needed or already under way; True when one runs."""
+    global _fit
+    from vision.model_cache import being_fitted, missing_models
+
+    with _lock:
+        if _fit is not None and _fit.poll() is None:
+            return True
+        missing = missing_models()
+        if not missing:
+            return False
+        if any(being_fitted(m) for m in missing):
+            return True  # another process fits them; ours would only wait on its lock
+        if _fit is not None:
+            return False  # ours ended without fitting them all: preparing() says so, no retry loop
+        with open(log_path(), "a") as log:
+            _fit = subprocess.Popen(FIT_COMMAND, stdin=subprocess.DEVNULL, stdout=log, stderr=log,
+                                    cwd=Path(__file__).resolve().parents[1])
+        return True
+
+
+def log_path() -> Path:
+    """Where the background fit writes what it is doing."""
+    from vision.glyphs import cache_dir
+
+    return cache_dir() / "app-fit.log"
+
+
+def _last_line(path: Path) -> str | None:
+    try:
+        lines = [line.strip() for line in path.read_text(errors="replace").splitlines() if line.strip()]
+    except OSError:
+        return None
+    return lines[-1][:300] if lines else None
+
+
+def _duration(minutes: int) -> str:
+    return f"{minutes} minutes" if minutes < 90 else f"{minutes / 60:.1f} hours".replace(".0 ", " ")
