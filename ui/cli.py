@@ -521,7 +521,7 @@ def _before_reading(images: int) -> None:
         missing = missing_models()
         if missing:
             print(f"kensnap: the photo-reading models are not fitted on this machine yet "
-                  f"({', '.join(m.name for m in missing)}): fitting them first, once (about "
+                  f"({', '.join(m.name for m in missing)}): the first photo read fits them, once (about "
                   f"{sum(m.minutes for m in missing)} minutes on two cores, up to twice that on a busy machine; "
                   "if another kensnap process is fitting one, this waits for it). `kensnap models --fit` "
                   "fits them ahead of time.", file=sys.stderr, flush=True)
