@@ -565,11 +565,12 @@ def main() -> None:
     st.title("kensnap")
     st.caption("Snap a KenKen (Calcudoku, MathDoku): kensnap reads it, you check what it read, "
                "then solve it, check your digits, or ask for a hint.")
+    ready = app_models.preparing() is None
     banner = st.container()  # above the input, drawn after it (a photo given now is kept there)
-    if state.waiting is not None and app_models.preparing() is None:
+    if ready and state.waiting is not None:
         read_photo(*state.waiting)
     input_section()
-    if app_models.preparing() is not None:
+    if not ready:
         with banner:
             preparing_banner()
     if state.flash:
