@@ -102,7 +102,7 @@ def cmd_solve(args) -> int:
     code = OK
     images = [source for source in args.inputs if is_image(source)]
     if images:
-        _before_reading(len(images))
+        _before_reading(several=len(images) > 1)
     for number, source in enumerate(images):
         code = max(code, _solve_image(args, source, number if len(images) > 1 else None))
     for item in load_inputs([s for s in args.inputs if s not in images], args.rules):
@@ -255,7 +255,7 @@ def _photo_item(source: str) -> Loaded:
     itself; or the error that stopped the reading."""
     from vision.errors import VisionError
     from vision.read_any import read_any
-    _before_reading(1)
+    _before_reading(several=False)
     try:
         reading = read_any(source)
     except VisionError as err:
@@ -507,10 +507,10 @@ def reading_json(label: str, reading) -> dict:
     return obj
 
 
-def _before_reading(images: int) -> None:
-    """Get ready to read ``images`` photos: say on stderr, once, when the photo-reading models must be
-    fitted first (a fresh machine: hours, see :mod:`vision.model_cache`), and start vision's helper
-    process for several images (:mod:`vision.helper`: the second core works out half of each grid
+def _before_reading(*, several: bool) -> None:
+    """Get ready to read one photo or ``several``: say on stderr, once, when the photo-reading models
+    must be fitted first (a fresh machine: hours, see :mod:`vision.model_cache`), and start vision's
+    helper process for several (:mod:`vision.helper`: the second core works out half of each grid
     search; one image does not pay for its start)."""
     global _models_said
     from vision.helper import start
@@ -525,7 +525,7 @@ def _before_reading(images: int) -> None:
                   f"{sum(m.minutes for m in missing)} minutes on two cores, up to twice that on a busy machine; "
                   "if another kensnap process is fitting one, this waits for it). `kensnap models --fit` "
                   "fits them ahead of time.", file=sys.stderr, flush=True)
-    if images > 1:
+    if several:
         start()
 
 
@@ -539,7 +539,7 @@ def cmd_read(args) -> int:
     from vision.kakuro import KakuroReading
     from vision.read_any import read_any
     code = OK
-    _before_reading(len(args.images))
+    _before_reading(several=len(args.images) > 1)
     for source in args.images:
         try:
             reading = read_any(source, debug=bool(args.debug))
@@ -664,7 +664,7 @@ def cmd_eval(args) -> int:
     if not folder.is_dir():
         return _bad(args, args.folder, "no such folder")
     recognize, name = default_recognizer()
-    _before_reading(2)
+    _before_reading(several=True)
     try:
         scores = evaluate(folder, recognize)
     except (PuzzleError, ValueError) as err:

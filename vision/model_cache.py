@@ -66,9 +66,7 @@ def fit_missing(say: Callable[[str], None]) -> list[str]:
     """Fit (or wait for another process fitting) every model not yet in the cache, in order, telling
     ``say`` before and after each; returns the names fitted. Models present are only checked."""
     fitted = []
-    for model in cached_models():
-        if model.present:
-            continue
+    for model in missing_models():
         say(f"fitting {model.name} ({model.reads}): about {model.minutes} minutes on two cores, once")
         started = time.monotonic()
         model.load()
