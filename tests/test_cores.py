@@ -39,16 +39,23 @@ def test_no_control_group_files_mean_no_quota(tmp_path):
     assert quota_cores(tmp_path) is None
 
 
-def test_the_usable_cores_are_the_fewest_of_the_host_the_mask_and_the_quota(tmp_path, monkeypatch):
+@pytest.fixture
+def uncached():
+    """usable_cores worked out afresh in the test, and its answer under the test's patches forgotten after."""
+    usable_cores.cache_clear()
+    yield
+    usable_cores.cache_clear()
+
+
+def test_the_usable_cores_are_the_fewest_of_the_host_the_mask_and_the_quota(tmp_path, monkeypatch, uncached):
     monkeypatch.setattr(cores.os, "cpu_count", lambda: 8)
     monkeypatch.setattr(cores.os, "sched_getaffinity", lambda pid: {0, 1, 2}, raising=False)
     monkeypatch.setattr(cores, "CGROUP_ROOT", tmp_path)
+    assert usable_cores() == 3
+    _write(tmp_path, "cpu.max", "100000 100000\n")
     usable_cores.cache_clear()
-    try:
-        assert usable_cores() == 3
-        _write(tmp_path, "cpu.max", "100000 100000\n")
-        usable_cores.cache_clear()
-        assert usable_cores() == 1
-    finally:
-        usable_cores.cache_clear()
+    assert usable_cores() == 1
+
+
+def test_this_machine_has_at_least_one_usable_core(uncached):
     assert 1 <= usable_cores() <= (os.cpu_count() or 1)
