@@ -125,19 +125,19 @@ def test_fit_missing_fits_only_the_missing_models_in_order_and_says_so(tmp_path,
 # --- a machine whose models are not fitted yet ------------------------------------------------
 
 def _fake_models(tmp_path, monkeypatch, missing=("b", "c")):
-    """Three models in a cache under tmp_path, those named in ``missing`` absent."""
+    """Three KenKen models and a Kakuro one ("k") in a cache under tmp_path, those named in ``missing`` absent."""
     from vision import model_cache
     from vision.model_cache import CachedModel
 
     monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
     models = []
-    for name, minutes in (("a", 50), ("b", 5), ("c", 10)):
+    for name, minutes in (("a", 50), ("b", 5), ("c", 10), ("k", 11)):
         path = tmp_path / f"{name}.npz"
         if name not in missing:
             path.write_bytes(b"x")
         else:
             path.unlink(missing_ok=True)
-        models.append(CachedModel(name, f"reading {name}", (path,), minutes, lambda: None))
+        models.append(CachedModel(name, f"reading {name}", (path,), minutes, lambda: None, kenken=name != "k"))
     monkeypatch.setattr(model_cache, "cached_models", lambda: tuple(models))
     return models
 
@@ -196,6 +196,8 @@ def test_the_app_fits_missing_models_in_the_background_once_and_says_how_far_it_
 
     _fake_models(tmp_path, monkeypatch, missing=())
     monkeypatch.setattr(app_models, "_fit", None)
+    assert app_models.preparing() is None and not app_models.start_fitting()
+    _fake_models(tmp_path, monkeypatch, missing=("k",))  # the app reads KenKen photos: a Kakuro model is not waited for
     assert app_models.preparing() is None and not app_models.start_fitting()
 
     _fake_models(tmp_path, monkeypatch)

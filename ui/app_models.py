@@ -8,9 +8,12 @@ photo given meanwhile is kept and read once the models are ready.
 
 Contract:
 
-- :func:`preparing` is None when every model is in the cache (the usual case: one file check per
-  model), else a :class:`Preparing` that says what is missing and what is being done about it.
-- :func:`start_fitting` starts one background fit from this process when models are missing and
+- :func:`preparing` is None when the models the app reads photos with (the KenKen ones: the app
+  reads KenKen photos with :func:`vision.read`) are in the cache (the usual case: one file check per
+  model), else a :class:`Preparing` that says what is missing and what is being done about it. The
+  background fit goes on to the Kakuro models after them (``kensnap models --fit`` fits every one),
+  but the app does not wait for those.
+- :func:`start_fitting` starts one background fit from this process when those models are missing and
   no fit is under way (none of ours alive, and no missing model's lock held by another process: a
   ``.ci/setup``, a command or another app). The fit writes to :func:`log_path`; it is this process's
   child, so stopping the app (Ctrl+C) stops it, and the next start goes on from the models already
@@ -61,7 +64,7 @@ def preparing() -> Preparing | None:
     """None when photo reading is ready; else what is missing and how its fit goes (see the module)."""
     from vision.model_cache import being_fitted, missing_models
 
-    missing = missing_models()
+    missing = missing_models(kenken_only=True)
     if not missing:
         return None
     current = next((m.reads for m in missing if being_fitted(m)), None)
@@ -80,7 +83,7 @@ def start_fitting() -> bool:
     with _lock:
         if _fit is not None and _fit.poll() is None:
             return True
-        missing = missing_models()
+        missing = missing_models(kenken_only=True)
         if not missing:
             return False
         if any(being_fitted(m) for m in missing):

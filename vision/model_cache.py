@@ -36,6 +36,9 @@ class CachedModel:
     measured on a fresh machine on 2026-11-28)."""
     load: Callable[[], object]
     """Returns the model, fitting and saving it first when it is missing."""
+    kenken: bool = False
+    """Whether :func:`vision.read` (a KenKen photo, what the app reads) needs it; the Kakuro models
+    are needed only by :func:`vision.read_any.read_any` (the command line's photos)."""
 
     @property
     def present(self) -> bool:
@@ -48,9 +51,9 @@ def cached_models() -> tuple[CachedModel, ...]:
     kc = kakuro_cells
     return (
         CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_training.model_files(),
-                    50, label_training.label_model),
+                    50, label_training.label_model, kenken=True),
         CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 5,
-                    digits.big_digit_model),
+                    digits.big_digit_model, kenken=True),
         CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 10,
                     kc.digit_model),
         CachedModel(kc.NUMBER_MODEL_VERSION, "Kakuro clue totals read whole", kc.number_model_files(), 11,
@@ -75,9 +78,10 @@ def fit_missing(say: Callable[[str], None]) -> list[str]:
     return fitted
 
 
-def missing_models() -> tuple[CachedModel, ...]:
-    """The models not (wholly) in the cache, in the order :func:`fit_missing` fits them."""
-    return tuple(model for model in cached_models() if not model.present)
+def missing_models(kenken_only: bool = False) -> tuple[CachedModel, ...]:
+    """The models not (wholly) in the cache, in the order :func:`fit_missing` fits them; with
+    ``kenken_only``, only those :func:`vision.read` needs."""
+    return tuple(model for model in cached_models() if not model.present and (model.kenken or not kenken_only))
 
 
 def being_fitted(model: CachedModel) -> bool:
