@@ -88,6 +88,11 @@ def cache_dir() -> Path:
     return root
 
 
+def lock_path(name: str) -> Path:
+    """The file whose exclusive lock a process holds while it fits the model ``name`` (:func:`fitting`)."""
+    return cache_dir() / f"{name}.lock"
+
+
 M = TypeVar("M")
 _FITTING: set[str] = set()
 """The models being fitted in this process, and so in the processes it forks for training rows."""
@@ -111,7 +116,7 @@ def fitting(name: str) -> Iterator[None]:
                            "its training photos without it")
     import fcntl
 
-    with open(cache_dir() / f"{name}.lock", "a") as lock:
+    with open(lock_path(name), "a") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         _FITTING.add(name)
         try:

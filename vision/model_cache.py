@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import digits, kakuro_cells, label_training
-from .glyphs import cache_dir
+from .glyphs import lock_path
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def being_fitted(model: CachedModel) -> bool:
     of it is under way, in this process or another. Asked without waiting."""
     import fcntl
 
-    path = cache_dir() / f"{model.name}.lock"
+    path = lock_path(model.name)
     if not path.exists():
         return False
     with open(path, "a") as lock:
