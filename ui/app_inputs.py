@@ -3,7 +3,7 @@
 :func:`load_photo` and :func:`load_typed` turn one input into a :class:`Loaded`: the draft to
 correct, the photo and the reading when there was one, stage timings, and — instead of a traceback —
 one friendly :attr:`Loaded.error` that says what to try. HEIC photos (iPhones) open when
-``pillow-heif`` is installed.
+``pillow-heif`` is installed (:func:`vision.image_io.load_image` registers it).
 """
 from __future__ import annotations
 
@@ -46,16 +46,6 @@ class Loaded:
     """``photo``'s size relative to the image that was read (multiply the reading's points by it)."""
 
 
-def register_heif() -> bool:
-    """Let Pillow open HEIC/HEIF photos when pillow-heif is installed; True when it is."""
-    try:
-        from pillow_heif import register_heif_opener
-    except ImportError:
-        return False
-    register_heif_opener()
-    return True
-
-
 def digest(data: bytes) -> str:
     """A short content digest (the same bytes give the same text)."""
     return hashlib.sha1(data).hexdigest()[:16]
@@ -73,7 +63,6 @@ def load_photo(data: bytes, name: str, kind: str = "photo") -> Loaded:
     if len(data) > MAX_UPLOAD_MB * 1_000_000:
         return Loaded(source, key, None, error=f"The file is {len(data) // 1_000_000} MB; kensnap takes photos "
                                                f"up to {MAX_UPLOAD_MB} MB. Send a smaller photo or a screenshot.")
-    register_heif()
     start_helper()  # the app reads photo after photo: the second core helps from the next one on
     start = time.perf_counter()
     try:
