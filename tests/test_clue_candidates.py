@@ -122,3 +122,23 @@ def test_a_given_digit_keeps_every_digit_of_the_grid_as_a_choice_however_clear_t
     assert [a[:2] for a in single][0] == ("=", 1)
     assert {t for op, t, _ in single} == set(range(1, 8))
     assert all(p < 0.01 for _, t, p in single if t != 1)
+
+
+def test_the_label_scorer_lets_the_solver_in_the_loop_pick_the_clue_a_label_shows():
+    # Seed 4×4, "2÷" on 4 and 2 read as a bare "2" (its operator lost): the solver names "2−", the
+    # likeliest lost operator, unless the label is asked; its frames show "2÷" (hard k8383-0240).
+    from conftest import seed_puzzles
+    from vision.clue_candidates import label_scorer
+    from vision.reconcile import FITTED_REASON, reconcile
+
+    puzzle, solution = seed_puzzles()["seed000-4x4"]
+    cages = [c.cells for c in puzzle.cages]
+    readings = {c.cells[0]: ClueReading(c.cells[0], ((c.op, c.target, 0.95),)) for c in puzzle.cages}
+    readings[cages[1][0]] = ClueReading(cages[1][0], (("=", 2, 0.9),), _frames("_22__//_", 0.7))
+    alternatives = [list(readings[cells[0]].alternatives) for cells in cages]
+    score = label_scorer(readings, cages)
+    assert score(0, ["12*"]) is None  # no frames: nothing to score
+    result = reconcile(4, cages, alternatives, score=score)
+    assert result.solution == solution
+    assert [(c.used, c.reason) for c in result.changes] == [(("/", 2), FITTED_REASON)]
+    assert [c.used for c in reconcile(4, cages, alternatives).changes] == [("-", 2)]

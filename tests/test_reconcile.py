@@ -1,6 +1,6 @@
 """The solver in the loop: plausibility, the cheapest change to one solution, honest confidence."""
 from conftest import seed_puzzles
-from vision.reconcile import RULES_ASSUMED, reconcile
+from vision.reconcile import FITTED_REASON, RULES_ASSUMED, reconcile
 
 PUZZLE, SOLUTION = seed_puzzles()["seed000-4x4"]
 CELLS = [cage.cells for cage in PUZZLE.cages]
@@ -317,3 +317,58 @@ def test_a_hard_photo_whose_board_only_the_wider_search_finds_is_read_exact(tmp_
     scored = score(truth, reading, 0.0)  # the evaluation's own check: size, every cage and every clue
     assert scored.board_ok and scored.cages_ok and scored.clues_ok
     assert reading.status == "unique" and reading.changes and not reading.confident
+
+
+def _favouring(text, cage=1):
+    """A label scorer that likes ``text`` on cage ``cage`` best and cannot score the others."""
+    return lambda i, texts: [10.0 if t == text else 0.0 for t in texts] if i == cage else None
+
+
+def test_a_changed_clue_becomes_the_one_the_solution_allows_that_its_label_looks_most_like():
+    # Hard k8383-0240: "2÷" on 4 and 2 read as a bare "2"; its operator was named "−" (the lost
+    # operator likeliest in general), though the label scored "2÷" far above "2−". Of the clues the
+    # solution's digits make (6+, 8×, 2−, 2÷), the one the label looks most like is used.
+    alts = readings({1: [("=", 2, 0.9)]})
+    plain = reconcile(4, CELLS, alts)
+    assert [c.used for c in plain.changes] == [("-", 2)]
+    for text, clue in (("2/", ("/", 2)), ("8*", ("*", 8))):
+        result = reconcile(4, CELLS, alts, score=_favouring(text))
+        assert result.status == "unique" and result.solution == SOLUTION and not result.confident
+        assert [(c.read, c.used, c.reason) for c in result.changes] == [(("?", 2), clue, FITTED_REASON)]
+        cage = next(c for c in result.puzzle.cages if c.cells == CELLS[1])
+        assert (cage.op, cage.target) == clue
+    # A clue the solution's digits do not make is never taken, however the label looks.
+    assert [c.used for c in reconcile(4, CELLS, alts, score=_favouring("3+")).changes] == [("-", 2)]
+
+
+def test_a_puzzle_printed_without_operators_keeps_the_searchs_choice():
+    # Hard k3131-0043: a bare "1" chosen by the search (printed) and a label that scored "2" higher.
+    bare = [[("?", cage.target, 0.95)] if len(cage.cells) > 1 else [("=", cage.target, 0.95)] for cage in PUZZLE.cages]
+    bare[1] = [("?", 3, 0.6), ("?", 2, 0.3)]
+    plain = reconcile(4, CELLS, bare, operators_shown=False)
+    fitted = reconcile(4, CELLS, bare, operators_shown=False, score=_favouring("8"))
+    assert fitted.puzzle == plain.puzzle and fitted.changes == plain.changes
+
+
+def test_a_clue_read_as_printed_is_not_rechosen_and_nothing_changes_its_confidence():
+    result = reconcile(4, CELLS, readings(), score=_favouring("8*"))
+    assert result.confident and result.changes == ()
+
+
+def test_a_rechosen_clue_must_keep_the_solution_the_only_one(monkeypatch):
+    import dataclasses
+
+    import vision.reconcile as rec
+
+    real = rec.solve
+
+    def two_solutions_with_8x(puzzle, **kwargs):  # as if "8×" there let a second solution in
+        result = real(puzzle, **kwargs)
+        if any(c.cells == CELLS[1] and (c.op, c.target) == ("*", 8) for c in puzzle.cages):
+            return dataclasses.replace(result, status="multiple")
+        return result
+
+    monkeypatch.setattr(rec, "solve", two_solutions_with_8x)
+    result = reconcile(4, CELLS, readings({1: [("=", 2, 0.9)]}), score=_favouring("8*"))
+    assert result.status == "unique" and result.solution == SOLUTION
+    assert [c.used for c in result.changes] == [("-", 2)]

@@ -17,6 +17,8 @@ Example::
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from solver.cage_tuples import possible_targets
@@ -42,8 +44,20 @@ UNREAD_SHARE = 0.3
 """Probability given to the best candidate of a label that the reader spelled as nothing."""
 
 
-def _text(op: str, target: int) -> str:
+def clue_text(op: str, target: int) -> str:
+    """A clue as the label reader spells it ("12*"; a bare "12" for an unseen operator or a digit)."""
     return f"{target}{op}" if op in "+-*/" else str(target)
+
+
+def label_scorer(readings: dict[Cell, ClueReading],
+                 cages: list[tuple[Cell, ...]]) -> Callable[[int, list[str]], np.ndarray | None]:
+    """``score(i, texts)``: how much the label of cage ``i`` (its first cell's reading) looks like each
+    of ``texts`` (:func:`vision.label_reader.text_scores`), or None when it has no frames (for
+    :func:`vision.reconcile.reconcile`)."""
+    def score(i: int, texts: list[str]) -> np.ndarray | None:
+        frames = readings[cages[i][0]].frames
+        return None if frames is None else text_scores(frames, texts)
+    return score
 
 
 def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_shown: bool,
@@ -69,9 +83,9 @@ def widened(reading: ClueReading, cells: tuple[Cell, ...], size: int, operators_
     candidates = [(op, t) for op, t in carriable if (op, t) not in seen]
     if not candidates:
         return alts
-    texts = [_text(op, t) for op, t in candidates]
+    texts = [clue_text(op, t) for op, t in candidates]
     carried = next((k for k, a in enumerate(alts) if a[:2] in carriable), None)
-    scored = text_scores(reading.frames, texts + [_text(*a[:2]) for a in alts])
+    scored = text_scores(reading.frames, texts + [clue_text(*a[:2]) for a in alts])
     scores, own = scored[:len(texts)], scored[len(texts):]
     if alts:
         base = float(own[0])

@@ -27,7 +27,7 @@ from .helper import two_core_map
 from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
 from .polarity import find_grid_any_polarity
-from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, widened
+from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .reconcile import Change, reconcile
 
 
@@ -122,7 +122,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
                                      [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages])
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
-                            entries=entries, min_wall_probability=1 - doubt, wider=wider)
+                            entries=entries, min_wall_probability=1 - doubt, wider=wider,
+                            score=label_scorer(readings, cells_of_cages))
     extra = {"rectified": grid.rectified} if debug else {}
     unread = tuple(cells for cells in cells_of_cages if min(cells) not in settled.puzzle.cage_of)
     confident = settled.confident and not unread

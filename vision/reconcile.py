@@ -19,14 +19,16 @@ searches do not depend on each other, so the wider one runs beside the first on 
 (:mod:`vision.forked`) and is dropped when the first settles the puzzle: the answer is the same as
 one after the other, in about half the time on a photo neither settles quickly. In a puzzle that prints operators,
 a cage settled with its operator unknown gets the one its digits in the solution make
-(:func:`_name_operators`). Every change is reported. A result is
+(:func:`_name_operators`). In such a puzzle a clue the search changed then becomes, of the clues the solution's digits
+make in its cage, the one its label looks most like, when that keeps the solution the only one
+(:func:`_fitted_to_label`). Every change is reported. A result is
 *confident* only when the puzzle has exactly one solution, nothing was changed and every clue and
 wall was read with high probability — a solution found by guessing is never called certain.
 """
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 
@@ -36,6 +38,7 @@ from solver.cage_tuples import TooManyTuples, allowed_tuples, satisfies
 from solver.engine import Undecided
 from solver.puzzle import Grid, cell_name, clue_problem
 
+from .clue_candidates import clue_text
 from .forked import ForkedCall, ForkedCallFailed, forked
 from .model import Cell
 
@@ -140,13 +143,17 @@ def _clue(op: str, target: int) -> str:
 def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[tuple[str, int, float]]],
               operators_shown: bool = True, entries: Grid | None = None, calcudoku: bool | None = None,
               min_wall_probability: float = 1.0,
-              wider: Callable[[], list[list[tuple[str, int, float]]]] | None = None) -> Reconciled:
+              wider: Callable[[], list[list[tuple[str, int, float]]]] | None = None,
+              score: Callable[[int, list[str]], Sequence[float] | None] | None = None) -> Reconciled:
     """Settle the clues of ``cages`` (each with its ``alternatives``, best first) as described above.
     ``wider`` gives a longer list of alternatives per cage (the same cages, the same best readings),
     searched with WIDE_BUDGET_S of its own and more changes allowed, beside the first search (it may
     be called in a forked child, see :mod:`vision.forked`: its answer must pickle); that search's
     answer is taken when none of ``alternatives``' choices within FIRST_BUDGET_S has exactly one
-    solution.
+    solution. ``score(i, texts)`` gives how much cage ``i``'s label looks like each clue text (log
+    likelihoods, as :func:`vision.label_reader.text_scores`; None when the label cannot be scored):
+    with it, in a puzzle that prints operators, a clue the search changed becomes the one its digits
+    in the solution make that the label looks most like (:func:`_fitted_to_label`).
 
     Raises PuzzleError when the cages themselves are not a valid puzzle layout.
     """
@@ -198,13 +205,19 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         for i, k in zip(read, picks):
             choice[i] = k
         named = _name_operators(cages, options, choice, read, first_reading, solution, lmd) if operators_shown else set()
-        built = Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
-                       operators_shown, entries, stated)
+        build = lambda: Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
+                               operators_shown, entries, stated)
+        built = build()
+        if score is not None and operators_shown:
+            built, named, fitted = _fitted_to_label(build, built, cages, options, choice, read, first_reading,
+                                                    solution, lmd, score, named)
+        else:
+            fitted = set()
         assumed = calcudoku is None and lmd and not operators_shown
         if assumed:
             notes.append(RULES_ASSUMED)
         return _settled(built, solution, choice, options, first_reading, cages, rounds, notes,
-                        min_wall_probability, named, sure_of_rules=not assumed)
+                        min_wall_probability, named, fitted, sure_of_rules=not assumed)
     notes.append(f"no reading with exactly one solution within {most} changes ({rounds} tried, {found.status})")
     return Reconciled(as_read, result.status if result else "none", result.solution if result else None, (),
                       False, rounds, tuple(notes))
@@ -326,9 +339,11 @@ def _within(opts: list[tuple[str, int, float]], step: float) -> list[tuple[str, 
 
 
 def _settled(puzzle, solution, choice, options, first_reading, cages, tries, notes, min_wall,
-             named: set[int] = frozenset(), sure_of_rules: bool = True) -> Reconciled:
+             named: set[int] = frozenset(), fitted: set[int] = frozenset(),
+             sure_of_rules: bool = True) -> Reconciled:
     """The result for a choice that gives exactly one solution (``named``: the cages whose operator
-    :func:`_name_operators` named; ``sure_of_rules``: False when the rules were assumed, which
+    :func:`_name_operators` named; ``fitted``: the cages whose clue :func:`_fitted_to_label` chose;
+    ``sure_of_rules``: False when the rules were assumed, which
     makes the result not confident)."""
     changes = []
     for i, k in enumerate(choice):
@@ -337,6 +352,8 @@ def _settled(puzzle, solution, choice, options, first_reading, cages, tries, not
         if used != read:
             if i in named:
                 reason = "its operator was named from the solution"
+            elif i in fitted:
+                reason = FITTED_REASON
             elif k:
                 reason = "the solver needed it"
             elif read[0] == "?" and read[1] == used[1]:
@@ -380,6 +397,79 @@ def _name_operators(cages, options, choice, read, first_reading, solution, lmd: 
         choice[i] = len(options[i]) - 1
         named.add(i)
     return named
+
+
+def _fitted_to_label(build: Callable[[], Puzzle], built: Puzzle, cages, options, choice, read, first_reading,
+                     solution: Grid, lmd: bool,
+                     score: Callable[[int, list[str]], Sequence[float] | None],
+                     named: set[int]) -> tuple[Puzzle, set[int], set[int]]:
+    """Each changed clue of a settled puzzle becomes, of the clues its cage's digits in the unique
+    ``solution`` make, the one its label looks most like by ``score`` (by FITTED_MARGIN at least), when
+    that one keeps the solution the only one (proved by the engine). The search chose among the reader's alternatives
+    by their probabilities, and settles the solution; the clue it changed is then one of the few the
+    solution allows, and the label is a good judge among those few — also of clues the wider list
+    never held, and of an operator named from the solution by :func:`_name_operators`' fixed order
+    (hard k8383-0240: "2?" named "2−" on 4 and 2, printed "2÷", which its label scores far above).
+    Called only for a puzzle that prints operators: where a label is a bare number, its column
+    scores can disagree with the reader's own probabilities (Tesseract's among them), and the one
+    such case seen went wrong (hard k3131-0043: the search chose the printed "1", the label scored
+    "2" 9 higher). Updates ``options`` and ``choice``; returns the puzzle, the cages named (a cage
+    given another clue here is no longer one) and the cages given another clue."""
+    fitted = set()
+    for i in read:
+        k = choice[i]
+        op, target, p = options[i][k]
+        cells = cages[i]
+        if len(cells) < 2 or (op, target) == first_reading[i][:2]:
+            continue
+        values = tuple(solution[r][c] for r, c in cells)
+        fits = [a for a in _clues_made(values, lmd) if clue_problem(Cage(cells, *a), len(solution), lmd) is None]
+        fits = [a for a in fits if a != (op, target)]
+        if not fits:
+            continue
+        scores = score(i, [clue_text(*a) for a in [(op, target)] + fits])
+        if scores is None:
+            continue
+        best = int(max(range(len(fits)), key=lambda j: scores[j + 1]))
+        if scores[best + 1] < scores[0] + FITTED_MARGIN:
+            continue
+        options[i] = options[i] + [(*fits[best], p)]
+        choice[i] = len(options[i]) - 1
+        trial = build()
+        try:
+            unique = solve(trial.with_entries(None), conflicts=AS_READ_CONFLICTS).status == "unique"
+        except (PuzzleError, Undecided):
+            unique = False
+        if unique:
+            built = trial
+            named = named - {i}
+            fitted.add(i)
+        else:
+            choice[i] = k
+    return built, named, fitted
+
+
+FITTED_REASON = "of the clues the solution allows here, the label looks most like this"
+FITTED_MARGIN = math.log(10)
+""":func:`_fitted_to_label` takes another clue only when the label looks at least ten times more like
+it (its log likelihood this much higher) than like the clue the search chose: the search weighed the
+reader's own probabilities (its beam search and Tesseract), which a near tie of the label's column
+scores should not overturn. On seeds 8383, 7474 and 6161 the boards it won were by 6.5–35 (hard
+k8383-0240, k8383-0170, k7474-0179), and the one it lost by 0.03 (hard k6161-0197: "12+" and "36×"
+on 1, 3, 1, 4, 3, the printed "12+" chosen by the search). Seeds 5252 and 3131, read after the
+margin was set: hand-held k3131-0282 and hard k3131-0123 and -0196 won, hard k3131-0043 lost (a
+puzzle printed without operators, since left alone; see :func:`_fitted_to_label`)."""
+
+
+def _clues_made(values: tuple[int, ...], lmd: bool) -> list[tuple[str, int]]:
+    """Every clue (op, target) that ``values`` make (− and ÷ on three or more cells only with ``lmd``)."""
+    big, product = max(values), math.prod(values)
+    made = [("+", sum(values)), ("*", product)]
+    if len(values) == 2 or lmd:
+        made.append(("-", 2 * big - sum(values)))
+        if big % (product // big) == 0:
+            made.append(("/", big // (product // big)))
+    return [(op, t) for op, t in made if t > 0 and satisfies(op, t, values, lmd)]
 
 
 def _only_calcudoku(size: int, cells: tuple[Cell, ...], target: int) -> bool:
