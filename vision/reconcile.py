@@ -445,7 +445,7 @@ def _fitted_to_label(build: Callable[[], Puzzle], built: Puzzle, cages, options,
             named = named - {i}
             fitted.add(i)
         else:
-            choice[i] = k
+            options[i], choice[i] = options[i][:-1], k
     return built, named, fitted
 
 
