@@ -66,8 +66,9 @@ class GeneratorOptions:
     """Calcudoku rules: ``-`` and ``/`` may also stand on three or more cells."""
     multiplication_only: bool = False
     """Every cage of two or more cells is a product."""
-    max_product: int = 20_000
-    """A product clue above this is not used (a sum is), except in multiplication-only puzzles."""
+    max_product: float = 20_000
+    """A product clue above this is not used (a sum is), except in multiplication-only puzzles
+    (``math.inf``: none is left out)."""
     search_budget: int | None = 1_000
     """SAT conflicts per uniqueness question; past it the loosest cage is tightened (None: no limit)."""
 

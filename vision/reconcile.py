@@ -36,6 +36,7 @@ from solver import Cage, Puzzle, PuzzleError, solve
 from solver.alternatives import Effort, Found, cheapest_unique
 from solver.cage_tuples import TooManyTuples, allowed_tuples, satisfies
 from solver.engine import Undecided
+from solver.generator import GeneratorOptions, clue_choices
 from solver.puzzle import Grid, cell_name, clue_problem
 
 from .clue_candidates import clue_text
@@ -207,12 +208,10 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         named = _name_operators(cages, options, choice, read, first_reading, solution, lmd) if operators_shown else set()
         build = lambda: Puzzle(size, tuple(Cage(cages[i], *options[i][choice[i]][:2]) for i in read),
                                operators_shown, entries, stated)
+        fitted = (_fitted_to_label(build, cages, options, choice, read, first_reading, solution, lmd, score)
+                  if score is not None and operators_shown else set())
+        named -= fitted
         built = build()
-        if score is not None and operators_shown:
-            built, named, fitted = _fitted_to_label(build, built, cages, options, choice, read, first_reading,
-                                                    solution, lmd, score, named)
-        else:
-            fitted = set()
         assumed = calcudoku is None and lmd and not operators_shown
         if assumed:
             notes.append(RULES_ASSUMED)
@@ -399,10 +398,9 @@ def _name_operators(cages, options, choice, read, first_reading, solution, lmd: 
     return named
 
 
-def _fitted_to_label(build: Callable[[], Puzzle], built: Puzzle, cages, options, choice, read, first_reading,
+def _fitted_to_label(build: Callable[[], Puzzle], cages, options, choice, read, first_reading,
                      solution: Grid, lmd: bool,
-                     score: Callable[[int, list[str]], Sequence[float] | None],
-                     named: set[int]) -> tuple[Puzzle, set[int], set[int]]:
+                     score: Callable[[int, list[str]], Sequence[float] | None]) -> set[int]:
     """Each changed clue of a settled puzzle becomes, of the clues its cage's digits in the unique
     ``solution`` make, the one its label looks most like by ``score`` (by FITTED_MARGIN at least), when
     that one keeps the solution the only one (proved by the engine). The search chose among the reader's alternatives
@@ -413,9 +411,10 @@ def _fitted_to_label(build: Callable[[], Puzzle], built: Puzzle, cages, options,
     Called only for a puzzle that prints operators: where a label is a bare number, its column
     scores can disagree with the reader's own probabilities (Tesseract's among them), and the one
     such case seen went wrong (hard k3131-0043: the search chose the printed "1", the label scored
-    "2" 9 higher). Updates ``options`` and ``choice``; returns the puzzle, the cages named (a cage
-    given another clue here is no longer one) and the cages given another clue."""
+    "2" 9 higher). ``build()`` makes the puzzle of the current ``choice``. Updates ``options`` and
+    ``choice``; returns the cages given another clue."""
     fitted = set()
+    made = GeneratorOptions(size=len(solution), calcudoku=lmd, max_product=math.inf)
     for i in read:
         k = choice[i]
         op, target, p = options[i][k]
@@ -423,7 +422,7 @@ def _fitted_to_label(build: Callable[[], Puzzle], built: Puzzle, cages, options,
         if len(cells) < 2 or (op, target) == first_reading[i][:2]:
             continue
         values = tuple(solution[r][c] for r, c in cells)
-        fits = [a for a in _clues_made(values, lmd) if clue_problem(Cage(cells, *a), len(solution), lmd) is None]
+        fits = [a[:2] for a in clue_choices(values, made) if clue_problem(Cage(cells, *a[:2]), len(solution), lmd) is None]
         fits = [a for a in fits if a != (op, target)]
         if not fits:
             continue
@@ -435,18 +434,15 @@ def _fitted_to_label(build: Callable[[], Puzzle], built: Puzzle, cages, options,
             continue
         options[i] = options[i] + [(*fits[best], p)]
         choice[i] = len(options[i]) - 1
-        trial = build()
         try:
-            unique = solve(trial.with_entries(None), conflicts=AS_READ_CONFLICTS).status == "unique"
+            unique = solve(build().with_entries(None), conflicts=AS_READ_CONFLICTS).status == "unique"
         except (PuzzleError, Undecided):
             unique = False
         if unique:
-            built = trial
-            named = named - {i}
             fitted.add(i)
         else:
             options[i], choice[i] = options[i][:-1], k
-    return built, named, fitted
+    return fitted
 
 
 FITTED_REASON = "of the clues the solution allows here, the label looks most like this"
@@ -459,17 +455,6 @@ k8383-0240, k8383-0170, k7474-0179), and the one it lost by 0.03 (hard k6161-019
 on 1, 3, 1, 4, 3, the printed "12+" chosen by the search). Seeds 5252 and 3131, read after the
 margin was set: hand-held k3131-0282 and hard k3131-0123 and -0196 won, hard k3131-0043 lost (a
 puzzle printed without operators, since left alone; see :func:`_fitted_to_label`)."""
-
-
-def _clues_made(values: tuple[int, ...], lmd: bool) -> list[tuple[str, int]]:
-    """Every clue (op, target) that ``values`` make (− and ÷ on three or more cells only with ``lmd``)."""
-    big, product = max(values), math.prod(values)
-    made = [("+", sum(values)), ("*", product)]
-    if len(values) == 2 or lmd:
-        made.append(("-", 2 * big - sum(values)))
-        if big % (product // big) == 0:
-            made.append(("/", big // (product // big)))
-    return [(op, t) for op, t in made if t > 0 and satisfies(op, t, values, lmd)]
 
 
 def _only_calcudoku(size: int, cells: tuple[Cell, ...], target: int) -> bool:
