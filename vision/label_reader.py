@@ -51,7 +51,7 @@ Strips framed otherwise and read beside this one, their frame probabilities aver
 framing: 0.1 label-heights up or down, 12 % taller or 10 % shorter, half a column left or right),
 read no more labels right (fifty-second round, 7,840 held-out labels, hand-held / hard: this framing
 alone 92.6 / 79.7 %, averaged with the shifted ones 91.9–92.5 / 79.0–79.5 %; each shift alone worse,
-up to 88.2 / 72.2 %)."""
+down to 88.2 / 72.2 %)."""
 SIDE = 0.5
 """Columns kept before the first and after the last glyph, in label-heights."""
 OPERATOR_REACH = 1.0
