@@ -12,10 +12,10 @@ Contract:
   imported ``PRELOAD``). Nothing starts it by itself: callers that read many images (``kensnap
   eval``, several images on the command line, the app) start it; a single reading does not pay for
   a second interpreter's start. Measured again in the fifty-second round, the helper started first
-  thing by ``kensnap solve`` for one photo: ready 1.0 s after its start (the reading code is imported
-  in this process after 0.47 s, then the photo is loaded and read), and its first maps load the
-  models it reads with; ten 12-megapixel photos read in a median 1,081 ms without it and 1,083 ms
-  with it (the command 2.11 and 2.20 s, its start included).
+  thing by ``kensnap solve`` for one photo: it was ready 1.0 s after its start (not the 0.7 s
+  above), while this process had imported the reading code after 0.47 s and gone on to load and
+  read the photo, and its first maps load the models it reads with; ten 12-megapixel photos read in
+  a median 1,081 ms without it and 1,083 ms with it (the command 2.11 and 2.20 s, its start included).
 - :func:`two_core_map` is ``[func(*args) for args in items]``, the same list in the same order. When
   the helper is ready and not busy with another thread's map, it works out the later half while
   this process works out the first; otherwise, and whenever the helper fails (it died, raised, or
