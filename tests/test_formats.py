@@ -62,6 +62,13 @@ def test_text_format_errors_name_line_and_column(text, where, words):
     assert where in str(err.value) and words in str(err.value)
 
 
+def test_text_format_error_counts_read_as_english():
+    with pytest.raises(PuzzleError, match="line 1, column 17: the map needs 5 rows of 5 cells, found only 1 line$"):
+        parse_text("not a puzzle at all\n")
+    with pytest.raises(PuzzleError, match="found only 2 lines$"):
+        parse_text("a a b c\na a b c\n")
+
+
 def test_json_schema_round_trips_the_seed_puzzles():
     data = json.loads((SHARED / "puzzles" / "seed-puzzles.json").read_text())
     for item in data.values():
@@ -116,7 +123,7 @@ def test_seed_puzzles_round_trip_through_text_and_keen_where_keen_can_hold_them(
 
 
 def test_keen_errors_are_clear():
-    with pytest.raises(PuzzleError, match="has 9 cages but 1 clues"):
+    with pytest.raises(PuzzleError, match="has 9 cages but 1 clue$"):
         parse_keen("3:_13,a1")
     with pytest.raises(PuzzleError, match="not a Keen game ID"):
         parse_keen("hello")

@@ -60,7 +60,8 @@ def parse_keen(text: str) -> Puzzle:
     if "".join(a + b for a, b in clues) != match["clues"]:
         raise PuzzleError("Keen ID clues must be letters a, s, m, d each followed by a number")
     if len(clues) != len(ordered):
-        raise PuzzleError(f"Keen ID has {len(ordered)} cages but {len(clues)} clues")
+        raise PuzzleError(f"Keen ID has {len(ordered)} cage{'' if len(ordered) == 1 else 's'} "
+                          f"but {len(clues)} clue{'' if len(clues) == 1 else 's'}")
     cages = []
     for cells, (letter, number) in zip(ordered, clues):
         op = "=" if len(cells) == 1 else LETTER_OP[letter]

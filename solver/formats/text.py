@@ -91,7 +91,7 @@ def _read_map(lines: list[tuple[int, list[_Token]]]):
     if n < 3 or n > 16:
         raise _error(first[0], f"the first map row has {n} cells: a puzzle is 3×3 to 16×16")
     if len(rows) < n:
-        raise _error(lines[-1][1][-1], f"the map needs {n} rows of {n} cells, found only {len(rows)} lines")
+        raise _error(lines[-1][1][-1], f"the map needs {n} rows of {n} cells, found only {len(rows)} line{'' if len(rows) == 1 else 's'}")
     for row in rows[:n]:
         if len(row) != n:
             raise _error(row[0], f"map row has {len(row)} cells, the first row has {n}")
