@@ -14,8 +14,8 @@ The result is the KenKen :class:`~solver.logic.hints.Hint`.
 from __future__ import annotations
 
 from ..logic.deduce import prerequisites
-from ..logic.hints import CHOICES, Hint
-from ..logic.steps import cell_list, digit_set
+from ..logic.hints import Hint, easiest_step, step_hint, stuck_hint, wrong_pencil_hint
+from ..logic.steps import cell_list
 from ..puzzle import Cell, Grid, PuzzleError, cell_name
 from .check import check_kakuro
 from .engine import solve_kakuro
@@ -51,7 +51,7 @@ def hint_kakuro(puzzle: KakuroPuzzle, entries: Grid | None = None, pencil=None, 
         bad = [(r, c) for r, c in puzzle.whites
                if entries[r][c] is None and pencil[r][c] and result.solution[r][c] not in pencil[r][c]]
         if bad:
-            return _wrong_pencil_hint(bad, pencil, level)
+            return wrong_pencil_hint(bad, pencil, level)
     return _next_step_hint(puzzle, entries, pencil, result, level)
 
 
@@ -113,60 +113,13 @@ def _contradiction_from(puzzle: KakuroPuzzle, entries: Grid, wrong: tuple[Cell, 
     return tuple(steps[j] for j in chain) + (steps[-1],)
 
 
-def _wrong_pencil_hint(cells: list[Cell], pencil, level: int) -> Hint:
-    """The hint about pencil marks that leave out a cell's digit."""
-    cell = cells[0]
-    if level == 1:
-        return Hint(1, "wrong_pencil", f"Some pencil marks in row {cell[0] + 1} leave out the digit that goes there.")
-    text = f"The pencil marks {digit_set(pencil[cell[0]][cell[1]])} in {cell_name(cell)} leave out the digit that goes there"
-    if len(cells) > 1:
-        text += f" (so do those in {cell_list(cells[1:])})"
-    return Hint(level, "wrong_pencil", text + ".", tuple(cells), cell if level == 3 else None)
-
-
 def _next_step_hint(puzzle: KakuroPuzzle, entries: Grid, pencil, result, level: int) -> Hint:
     """The hint of the easiest next step that shows in the grid (see the module docstring)."""
     board = Board.start(puzzle, entries, pencil)
     marked = {(r, c) for r, c in puzzle.whites if pencil is not None and entries[r][c] is None and pencil[r][c]}
-    steps: list[KakuroStep] = []
-    choices = []
-    for step in deduce(board):
-        steps.append(step)
-        shows = step.placed or any(cell in marked for cell, _ in step.removed)
-        if step.technique == "contradiction" or not shows:
-            continue
-        index = len(steps) - 1
-        chain = prerequisites(steps, index, tuple(cell for cell, _ in step.placed))
-        choices.append(((max([steps[j].level for j in chain] + [step.level]), len(chain), index), index))
-        if marked or len(choices) >= CHOICES:
-            break
-    if not choices:
-        return _stuck_hint(puzzle, board, result, level)
-    index = min(choices)[1]
-    step = steps[index]
-    chain = prerequisites(steps, index, tuple(cell for cell, _ in step.placed))
-    technique = TECHNIQUES[step.technique]
-    if level == 1:
-        return Hint(1, step.technique, f"Look at {step.focus}.")
-    cells = tuple(sorted(set(step.cells) | {cell for cell, _ in step.placed}))
-    if level == 2:
-        text = f"Try {technique.name} on {step.focus}: {technique.idea}."
-        if chain:
-            text += f" It builds on {len(chain)} earlier step{'s' if len(chain) > 1 else ''}."
-        return Hint(2, step.technique, text, cells)
-    cell, value = step.placed[0] if step.placed else (None, None)
-    return Hint(3, step.technique, step.text, cells, cell, value, (), tuple(steps[j] for j in chain) + (step,))
-
-
-def _stuck_hint(puzzle: KakuroPuzzle, board: Board, result, level: int) -> Hint:
-    """Logic gets no further: say so, and at level 3 give one digit of the solution found by search."""
-    text = ("The techniques kensnap knows get no further from here: the next digit needs trial and error "
-            "(or a technique kensnap does not know).")
-    if level < 3 or result.solution is None:
-        return Hint(level, "stuck", text)
-    open_cells = [cell for cell in puzzle.whites if board.masks[cell] & (board.masks[cell] - 1)]
-    cell = min(open_cells, key=lambda x: (board.masks[x].bit_count(), x))
-    value = result.solution[cell[0]][cell[1]]
-    extra = " (the puzzle has more than one solution; this is one of them)" if result.status == "multiple" else ""
-    return Hint(3, "stuck", f"{text} The solution found by search has {value} in {cell_name(cell)}{extra}.",
-                (cell,), cell, value)
+    found = easiest_step(deduce(board), marked)
+    if found is None:
+        return stuck_hint(result, level, lambda: min(
+            (cell for cell in puzzle.whites if board.masks[cell] & (board.masks[cell] - 1)),
+            key=lambda x: (board.masks[x].bit_count(), x)))
+    return step_hint(*found, TECHNIQUES, level)

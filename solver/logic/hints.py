@@ -16,6 +16,7 @@ says so, and level 3 gives one digit of the solution found by search.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from ..check import check
@@ -92,7 +93,7 @@ def hint(puzzle: Puzzle, entries: Grid | None = None, pencil=None, level: int = 
         return Hint(level, "solved", "The grid is complete and every digit is right.")
     bad_pencil = _bad_pencil(pencil, entries, result.solution) if result.status == "unique" and pencil else []
     if bad_pencil:
-        return _wrong_pencil_hint(bad_pencil, pencil, level)
+        return wrong_pencil_hint(bad_pencil, pencil, level)
     single = _single_marks(pencil, entries)
     if single:
         cell, value = single
@@ -176,8 +177,9 @@ def _bad_pencil(pencil, entries: Grid, solution: Grid) -> list[Cell]:
             if entries[r][c] is None and pencil[r][c] and solution[r][c] not in pencil[r][c]]
 
 
-def _wrong_pencil_hint(cells: list[Cell], pencil, level: int) -> Hint:
-    """The hint about pencil marks that leave out a cell's digit."""
+def wrong_pencil_hint(cells: list[Cell], pencil, level: int) -> Hint:
+    """The hint about pencil marks that leave out a cell's digit (``cells``: every such cell, the
+    first named); KenKen and Kakuro alike."""
     cell = cells[0]
     if level == 1:
         return Hint(1, "wrong_pencil", f"Some pencil marks in row {cell[0] + 1} leave out the digit that goes there.")
@@ -188,17 +190,18 @@ def _wrong_pencil_hint(cells: list[Cell], pencil, level: int) -> Hint:
     return Hint(level, "wrong_pencil", text + ".", tuple(cells), cell if level == 3 else None)
 
 
-def _next_step_hint(puzzle: Puzzle, entries: Grid, pencil, result, level: int) -> Hint:
-    """The hint of the easiest next step that shows in the grid (see the module docstring)."""
-    n = puzzle.size
-    board = Board.start(puzzle, entries, pencil)
-    marked = {(r, c) for r in range(n) for c in range(n)
-              if pencil is not None and entries[r][c] is None and pencil[r][c]}
-    steps: list[Step] = []
+def easiest_step(deduction: Iterable, marked: set[Cell]) -> tuple[list, int] | None:
+    """The steps a logic solver's ``deduction`` gave up to the easiest that shows in the grid, and
+    that step's index; None when none shows (see the module docstring: with pencil marks in
+    ``marked`` cells, the first step that fixes a digit or crosses one of them out; without, of the
+    first CHOICES that fix a digit, the one needing the easiest techniques and the fewest earlier
+    steps). Steps are KenKen or Kakuro steps: anything with ``technique``, ``level``, ``placed`` and
+    ``removed`` that :func:`~solver.logic.deduce.prerequisites` follows."""
+    steps: list = []
     choices: list[tuple[tuple[int, int, int], int]] = []
-    for step in deduce(board):
+    for step in deduction:
         steps.append(step)
-        shows = step.placed or (marked and any(cell in marked for cell, _ in step.removed))
+        shows = step.placed or any(cell in marked for cell, _ in step.removed)
         if step.technique == "contradiction" or not shows:
             continue
         index = len(steps) - 1
@@ -207,12 +210,16 @@ def _next_step_hint(puzzle: Puzzle, entries: Grid, pencil, result, level: int) -
         choices.append(((max(levels), len(chain), index), index))
         if marked or len(choices) >= CHOICES:
             break
-    if not choices:
-        return _stuck_hint(board, result, level)
-    index = min(choices)[1]
+    return (steps, min(choices)[1]) if choices else None
+
+
+def step_hint(steps: list, index: int, techniques: dict, level: int) -> Hint:
+    """The hint at ``level`` of ``steps[index]`` (:func:`easiest_step`), its technique described in
+    ``techniques``: level 1 where to look, 2 the technique and its cells, 3 the deduction, the digit
+    and the earlier steps it builds on."""
     step = steps[index]
     chain = prerequisites(steps, index, tuple(cell for cell, _ in step.placed))
-    technique = TECHNIQUES[step.technique]
+    technique = techniques[step.technique]
     if level == 1:
         return Hint(1, step.technique, f"Look at {step.focus}.")
     cells = tuple(sorted(set(step.cells) | {cell for cell, _ in step.placed}))
@@ -225,16 +232,33 @@ def _next_step_hint(puzzle: Puzzle, entries: Grid, pencil, result, level: int) -
     return Hint(3, step.technique, step.text, cells, cell, value, (), tuple(steps[j] for j in chain) + (step,))
 
 
-def _stuck_hint(board: Board, result, level: int) -> Hint:
-    """Logic gets no further: say so, and at level 3 give one digit of the solution found by search."""
+def stuck_hint(result, level: int, open_cell: Callable[[], Cell]) -> Hint:
+    """Logic gets no further: say so, and at level 3 give the digit the solution found by search
+    (``result``) has in ``open_cell()`` (asked only then)."""
     text = ("The techniques kensnap knows get no further from here: the next digit needs trial and error "
             "(or a technique kensnap does not know).")
     if level < 3 or result.solution is None:
         return Hint(level, "stuck", text)
-    open_cells = [i for i, m in enumerate(board.masks) if m & (m - 1)]
-    i = min(open_cells, key=lambda j: (board.masks[j].bit_count(), j))
-    cell = board.geo.cell(i)
+    cell = open_cell()
     value = result.solution[cell[0]][cell[1]]
     extra = " (the puzzle has more than one solution; this is one of them)" if result.status == "multiple" else ""
     return Hint(3, "stuck", f"{text} The solution found by search has {value} in {cell_name(cell)}{extra}.",
                 (cell,), cell, value)
+
+
+def _next_step_hint(puzzle: Puzzle, entries: Grid, pencil, result, level: int) -> Hint:
+    """The hint of the easiest next step that shows in the grid (see the module docstring)."""
+    n = puzzle.size
+    board = Board.start(puzzle, entries, pencil)
+    marked = {(r, c) for r in range(n) for c in range(n)
+              if pencil is not None and entries[r][c] is None and pencil[r][c]}
+    found = easiest_step(deduce(board), marked)
+    if found is None:
+        return stuck_hint(result, level, lambda: _most_settled_open_cell(board))
+    return step_hint(*found, TECHNIQUES, level)
+
+
+def _most_settled_open_cell(board: Board) -> Cell:
+    """The open cell with the fewest candidates left (the first such in reading order)."""
+    open_cells = [i for i, m in enumerate(board.masks) if m & (m - 1)]
+    return board.geo.cell(min(open_cells, key=lambda j: (board.masks[j].bit_count(), j)))
