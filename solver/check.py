@@ -8,6 +8,7 @@ about the cells that are still empty is reported.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .engine import Conflict, Engine, elapsed_ms
@@ -45,19 +46,30 @@ def check(puzzle: Puzzle, entries: Grid | None = None) -> CheckResult:
     cells = [(r, c) for r in range(puzzle.size) for c in range(puzzle.size) if entries[r][c] is not None]
     clashes = tuple(_clashes(entries))
     with Engine(puzzle) as engine:
-        lit = {cell: engine.encoding.entry_literal(cell[0], cell[1], entries[cell[0]][cell[1]]) for cell in cells}
-        found = engine.find(list(lit.values()))
-        if found is not None:  # a solution keeps every entry; is it the only solution?
-            status = "unique" if engine.find_other(found) is None else "multiple"
-            return CheckResult(status, (), True, None, clashes, len(cells), elapsed_ms(start))
-        solution = engine.find([])
-        if solution is None:
-            return CheckResult("none", (), False, engine.conflict([]), clashes, len(cells), elapsed_ms(start))
-        unique = engine.find_other(solution) is None
-        wrong = tuple(cell for cell in cells if entries[cell[0]][cell[1]] != solution[cell[0]][cell[1]]
-                      and (unique or engine.find([lit[cell]]) is None))
-        conflict = engine.conflict(cells)
-    return CheckResult("unique" if unique else "multiple", wrong, False, conflict, clashes, len(cells), elapsed_ms(start))
+        return judge(engine, entries, cells, lambda r, c: engine.encoding.entry_literal(r, c, entries[r][c]),
+                     clashes, start)
+
+
+def judge(engine, entries: Grid, cells: list[Cell], literal: Callable[[int, int], int],
+          clashes: tuple[str, ...], start: float) -> CheckResult:
+    """The verdict on the ``entries`` in ``cells``, asked of an open ``engine`` (KenKen's or
+    Kakuro's: ``find``, ``find_other`` and ``conflict``); ``literal(r, c)`` is the engine's literal
+    of the entry at ``(r, c)``, ``start`` the ``time.perf_counter()`` the check began at. An entry is
+    wrong when no solution has it: with one solution, when it differs from it; with several, when no
+    solution has it even alone."""
+    lit = {cell: literal(*cell) for cell in cells}
+    found = engine.find(list(lit.values()))
+    if found is not None:  # a solution keeps every entry; is it the only solution?
+        status = "unique" if engine.find_other(found) is None else "multiple"
+        return CheckResult(status, (), True, None, clashes, len(cells), elapsed_ms(start))
+    solution = engine.find([])
+    if solution is None:
+        return CheckResult("none", (), False, engine.conflict([]), clashes, len(cells), elapsed_ms(start))
+    unique = engine.find_other(solution) is None
+    wrong = tuple(cell for cell in cells if entries[cell[0]][cell[1]] != solution[cell[0]][cell[1]]
+                  and (unique or engine.find([lit[cell]]) is None))
+    return CheckResult("unique" if unique else "multiple", wrong, False, engine.conflict(cells), clashes,
+                       len(cells), elapsed_ms(start))
 
 
 def _clashes(entries: Grid) -> list[str]:

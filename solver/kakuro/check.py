@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import time
 
-from ..check import CheckResult
-from ..engine import elapsed_ms
+from ..check import CheckResult, judge
 from ..puzzle import Grid, PuzzleError, cell_name
 from .engine import KakuroEngine
 from .model import KakuroPuzzle
@@ -28,20 +27,8 @@ def check_kakuro(puzzle: KakuroPuzzle, entries: Grid | None = None) -> CheckResu
     cells = [(r, c) for r, c in puzzle.whites if entries[r][c] is not None]
     clashes = tuple(clashes_in(puzzle, entries))
     with KakuroEngine(puzzle) as engine:
-        lit = {cell: engine.encoding.literal(cell, entries[cell[0]][cell[1]]) for cell in cells}
-        found = engine.find(list(lit.values()))
-        if found is not None:  # a solution keeps every entry; is it the only solution?
-            status = "unique" if engine.find_other(found) is None else "multiple"
-            return CheckResult(status, (), True, None, clashes, len(cells), elapsed_ms(start))
-        solution = engine.find([])
-        if solution is None:
-            return CheckResult("none", (), False, engine.conflict([]), clashes, len(cells), elapsed_ms(start))
-        unique = engine.find_other(solution) is None
-        wrong = tuple(cell for cell in cells if entries[cell[0]][cell[1]] != solution[cell[0]][cell[1]]
-                      and (unique or engine.find([lit[cell]]) is None))
-        conflict = engine.conflict(cells)
-    return CheckResult("unique" if unique else "multiple", wrong, False, conflict, clashes, len(cells),
-                       elapsed_ms(start))
+        return judge(engine, entries, cells, lambda r, c: engine.encoding.literal((r, c), entries[r][c]), clashes,
+                     start)
 
 
 def clashes_in(puzzle: KakuroPuzzle, entries: Grid) -> list[str]:
