@@ -77,7 +77,11 @@ held-out puzzles' labels (10,532, seeds from 900000, slightly wrong corners), bo
 together, labels right 87.2 → 88.1 %: 4 px and under 48.4 → 50.9 %, 5 px 73.6 → 75.9 %, 6 px 86.6
 → 87.5 %, 7 px 90.1 → 91.2 %. Two passes from 1e-3 (twice the time) read as many. A second anneal of
 the final networks, on 3,200 fresh puzzles (6400–9599, 1.69 million frames, one pass from 5e-4), read
-as many too (fifty-second round, 7,840 held-out labels: hand-held 92.6 → 92.5 %, hard 79.7 → 79.9 %)."""
+as many too (fifty-second round, 7,840 held-out labels: hand-held 92.6 → 92.5 %, hard 79.7 → 79.9 %).
+The newspaper style's bold labels are the ones read worst (those labels: hand-held 83.1 %, hard
+64.0 %; app 95.6 / 83.3 %, web 98.3 / 92.0 %); a second anneal of both on 2,400 newspaper puzzles
+alone (9600–16797, 1.26 million frames) read 84.1 / 65.5 % of them and fewer of the others (app
+95.5 / 81.7 %, web 97.1 / 90.6 %): not worth a reader per style (fifty-third round)."""
 
 
 SEEDS = (3, 4)
@@ -89,7 +93,10 @@ hard 74.3 % and 73.6 %, 75.1 %). With 16-column frames four fits read more hard 
 two (318 → 329 of 495); with WINDOW's 24 columns they do not: boards exact over the five 300-photo
 sets of seeds 8383, 7474, 6161, 5252 and 3131, two fits → four, clean 508 → 509, hand-held
 448 → 443, hard 335 → 339, median 0.55 → 0.62 s (twenty-seventh round). Each further fit reads
-only the frames the first is unsure of."""
+only the frames the first is unsure of. Averaging further networks at hand into the two (fifty-third
+round, 7,840 held-out labels, hand-held / hard 92.6 / 79.7 %): with the wider (24, 48) network
+92.2 / 79.2 %, with a second anneal's two 92.4 / 79.9 %, with the two before their anneal
+92.2 / 79.6 %."""
 SURE_FRAME = 0.98
 """A frame the first fit gives a class this probability or more keeps the first fit's reading; the
 others read only the rest (a third of hand-held and hard frames, fewer on clean photos): labels
