@@ -18,6 +18,7 @@ from ui.app_state import CorrectionError, Draft
 
 APP = str(REPO / "ui" / "app.py")
 SAMPLE_PHOTO = REPO / "samples" / "app-4x4-clean.jpg"
+OTHER_PHOTO = REPO / "samples" / "newspaper-6x6-clean.jpg"
 SEED000 = (REPO / "samples" / "seed000-4x4.txt").read_text()
 SOLUTION = ((1, 3, 2, 4), (3, 4, 1, 2), (4, 2, 3, 1), (2, 1, 4, 3))
 BROKEN = SEED000.replace("g 3-", "g 1-")
@@ -242,13 +243,19 @@ def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_read
     assert any(f"photo {SAMPLE_PHOTO.name} is kept" in text for text in texts(at.info))
     assert not any("Start with a photo" in text for text in texts(at.info))
     assert at.session_state["waiting"][1] == SAMPLE_PHOTO.name
+    # A second photo given meanwhile is the one kept, and the page says which it replaced.
+    at.file_uploader(key="upload").upload(OTHER_PHOTO.name, OTHER_PHOTO.read_bytes(), "image/jpeg")
+    at.run()
+    assert not at.exception and state["read"] == []
+    assert any(f"photo {OTHER_PHOTO.name} is kept in place of the photo {SAMPLE_PHOTO.name} you gave before it"
+               in text for text in texts(at.info))
     state["preparing"] = None
     at.run()
-    assert not at.exception and state["read"] == [SAMPLE_PHOTO.name]
-    assert at.session_state["waiting"] is None and at.session_state["loaded"].source == f"photo {SAMPLE_PHOTO.name}"
+    assert not at.exception and state["read"] == [OTHER_PHOTO.name]
+    assert at.session_state["waiting"] is None and at.session_state["loaded"].source == f"photo {OTHER_PHOTO.name}"
     assert not any("being prepared" in text for text in texts(at.info))
     at.run()
-    assert state["read"] == [SAMPLE_PHOTO.name]  # read once
+    assert state["read"] == [OTHER_PHOTO.name]  # read once
 
 
 def test_a_failed_background_fit_is_an_error_that_says_what_to_run(monkeypatch):

@@ -40,7 +40,7 @@ def fresh_state() -> dict:
     """The session's starting state (new objects for every session)."""
     return dict(loaded=None, draft=None, history=[], log=[], rev=0, seen={}, confirmed=None,
                 revealed={}, hint=None, hint_found=None, flash=None, started=False, confirmed_clues=set(),
-                pending={}, waiting=None)
+                pending={}, waiting=None, replaced=None)
 
 
 def init_state() -> None:
@@ -145,9 +145,12 @@ def read_photo(data: bytes, name: str, kind: str, spinner: bool = True) -> None:
     state = st.session_state
     if app_models.preparing() is not None:
         app_models.start_fitting()
+        before = state.waiting
+        if before is not None and before[:2] != (data, name):  # one photo is kept: say which it replaced
+            state.replaced = f"{before[2]} {before[1]}"
         state.waiting = (data, name, kind)  # preparing_banner says so
         return
-    state.waiting = None
+    state.waiting = state.replaced = None
     make = lambda: app_inputs.load_photo(data, name, kind)
     if spinner:
         load_with_spinner(f"Reading the {kind} {name}", make)
@@ -168,7 +171,8 @@ def preparing_banner() -> None:
     (st.error if prep.failed else st.info)(prep.message())
     if st.session_state.waiting is not None:
         _, name, kind = st.session_state.waiting
-        st.info(f"Your {kind} {name} is kept: it will be read as soon as photo reading is ready.")
+        instead = f" in place of the {st.session_state.replaced} you gave before it" if st.session_state.replaced else ""
+        st.info(f"Your {kind} {name} is kept{instead}: it will be read as soon as photo reading is ready.")
 
 
 def _use_typed() -> None:

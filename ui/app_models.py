@@ -4,7 +4,7 @@ On a fresh machine the models kensnap reads photos with are fitted from our own 
 downloaded weights; :mod:`vision.model_cache`): an hour and a half to three hours on two cores. The
 app does not wait for them: it starts at once, fits them in a background ``kensnap models --fit``
 process, and says how far that is; typed puzzles, puzzle files and the solver work meanwhile, and a
-photo given meanwhile is kept and read once the models are ready.
+photo given meanwhile is kept (the last one, if several) and read once the models are ready.
 
 Contract:
 
