@@ -119,7 +119,11 @@ def _next_step_hint(puzzle: KakuroPuzzle, entries: Grid, pencil, result, level: 
     marked = {(r, c) for r, c in puzzle.whites if pencil is not None and entries[r][c] is None and pencil[r][c]}
     found = easiest_step(deduce(board), marked)
     if found is None:
-        return stuck_hint(result, level, lambda: min(
-            (cell for cell in puzzle.whites if board.masks[cell] & (board.masks[cell] - 1)),
-            key=lambda x: (board.masks[x].bit_count(), x)))
+        return stuck_hint(result, level, lambda: _most_settled_open_cell(puzzle, board))
     return step_hint(*found, TECHNIQUES, level)
+
+
+def _most_settled_open_cell(puzzle: KakuroPuzzle, board: Board) -> Cell:
+    """The open white cell with the fewest candidates left (the first such in reading order)."""
+    open_cells = [cell for cell in puzzle.whites if board.masks[cell] & (board.masks[cell] - 1)]
+    return min(open_cells, key=lambda x: (board.masks[x].bit_count(), x))

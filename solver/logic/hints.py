@@ -191,8 +191,8 @@ def wrong_pencil_hint(cells: list[Cell], pencil, level: int) -> Hint:
 
 
 def easiest_step(deduction: Iterable, marked: set[Cell]) -> tuple[list, int] | None:
-    """The steps a logic solver's ``deduction`` gave up to the easiest that shows in the grid, and
-    that step's index; None when none shows (see the module docstring: with pencil marks in
+    """The steps ``deduction`` (a logic solver's, in order) yielded, up to and including the
+    easiest one that shows in the grid, and that step's index; None when none shows (see the module docstring: with pencil marks in
     ``marked`` cells, the first step that fixes a digit or crosses one of them out; without, of the
     first CHOICES that fix a digit, the one needing the easiest techniques and the fewest earlier
     steps). Steps are KenKen or Kakuro steps: anything with ``technique``, ``level``, ``placed`` and
