@@ -219,9 +219,10 @@ def test_start_on_a_sample_named_by_the_environment(monkeypatch):
     assert any("There is no sample 'no-such-sample'" in text for text in texts(at.error))
 
 
-def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_ready(monkeypatch):
+def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_ready(monkeypatch, tmp_path):
     # A fresh machine: the app starts at once and fits the photo-reading models in the background
     # (ui.app_models); the photo given meanwhile is not lost, and is read when they are ready.
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))  # where the kept photo is written
     fitting = app_models.Preparing(("KenKen clue labels", "Kakuro clue totals"), "KenKen clue labels", 60)
     state = {"preparing": fitting, "starts": 0, "read": []}
     monkeypatch.setattr(app_models, "preparing", lambda: state["preparing"])
@@ -256,6 +257,43 @@ def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_read
     assert not any("being prepared" in text for text in texts(at.info))
     at.run()
     assert state["read"] == [OTHER_PHOTO.name]  # read once
+    assert app_models.kept_photo() is None  # and not again on the next page
+    start()
+    assert state["read"] == [OTHER_PHOTO.name]
+
+
+def test_a_photo_kept_while_the_models_are_fitted_outlives_a_closed_page(monkeypatch, tmp_path):
+    # The photo given while the models are fitted is written to the cache too: a page closed and
+    # opened again (a new session) still has it, and reads it once the models are ready.
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    monkeypatch.setenv("KENSNAP_SAMPLE", "newspaper-6x6-clean")  # the kept photo comes before the sample
+    fitting = app_models.Preparing(("KenKen clue labels",), "KenKen clue labels", 60)
+    state = {"preparing": fitting, "read": []}
+    monkeypatch.setattr(app_models, "preparing", lambda: state["preparing"])
+    monkeypatch.setattr(app_models, "start_fitting", lambda: True)
+
+    def load_photo(data, name, kind="photo"):
+        state["read"].append((name, data))
+        return app_inputs.load_typed(SEED000, f"{kind} {name}")
+
+    monkeypatch.setattr(app_inputs, "load_photo", load_photo)
+    monkeypatch.setattr(app_inputs, "load_file", lambda path, kind="sample": state["read"].append((path.name, None))
+                        or app_inputs.load_typed(SEED000, f"{kind} {path.name}"))
+    first = start()
+    first.file_uploader(key="upload").upload(SAMPLE_PHOTO.name, SAMPLE_PHOTO.read_bytes(), "image/jpeg")
+    first.run()
+    assert not first.exception and all(name != SAMPLE_PHOTO.name for name, _ in state["read"])
+    del first  # the page is closed
+    again = start()  # still fitting: the new page keeps the photo and says so
+    assert any(f"photo {SAMPLE_PHOTO.name} is kept" in text for text in texts(again.info))
+    assert again.session_state["waiting"][:2] == (SAMPLE_PHOTO.read_bytes(), SAMPLE_PHOTO.name)
+    state["read"].clear()
+    state["preparing"] = None
+    del again
+    third = start()  # ready now: the kept photo is read, whole, instead of the sample
+    assert state["read"] == [(SAMPLE_PHOTO.name, SAMPLE_PHOTO.read_bytes())]
+    assert third.session_state["loaded"].source == f"photo {SAMPLE_PHOTO.name}"
+    assert app_models.kept_photo() is None
 
 
 def test_a_failed_background_fit_is_an_error_that_says_what_to_run(monkeypatch):
@@ -511,3 +549,18 @@ def test_the_app_command_refuses_an_unknown_sample_and_a_busy_port(capsys):
         busy.listen()
         assert main(["app", "--port", str(busy.getsockname()[1])]) == 2
     assert "try another --port" in capsys.readouterr().err
+
+
+def test_the_kept_photo_is_given_back_whole_or_not_at_all(monkeypatch, tmp_path):
+    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    assert app_models.kept_photo() is None
+    app_models.keep_photo(b"first photo", "a.jpg", "photo")
+    app_models.keep_photo(b"second", "b.png", "camera photo")  # one photo: the last
+    assert app_models.kept_photo() == (b"second", "b.png", "camera photo")
+    (app_models.kept_folder() / "photo").write_bytes(b"sec")  # cut short: not the photo described
+    assert app_models.kept_photo() is None
+    (app_models.kept_folder() / "about.json").write_text("{not json")
+    assert app_models.kept_photo() is None
+    app_models.forget_kept_photo()
+    app_models.forget_kept_photo()  # nothing left: no error
+    assert not any(app_models.kept_folder().iterdir())

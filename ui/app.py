@@ -76,7 +76,10 @@ def input_section() -> None:
     if not state.started:
         state.started = True
         name = os.environ.get("KENSNAP_SAMPLE", "").strip()
-        if name:
+        kept = app_models.kept_photo()
+        if kept is not None:  # given on a page closed before the models were ready: read it (or keep it) now
+            read_photo(*kept)
+        elif name:
             path = app_inputs.sample_path(name)
             if path is None:
                 state.flash = ("error", f"There is no sample '{name}' (the samples are: "
@@ -141,7 +144,8 @@ def open_file(path, kind: str = "sample", spinner: bool = True) -> None:
 
 def read_photo(data: bytes, name: str, kind: str, spinner: bool = True) -> None:
     """Read a photo now; while the photo-reading models are still being fitted (:mod:`ui.app_models`),
-    keep it in the session and read it as soon as they are ready (:func:`preparing_banner`)."""
+    keep it in the session, and on disk for a page opened after this one is closed
+    (:func:`ui.app_models.keep_photo`), and read it as soon as they are ready (:func:`preparing_banner`)."""
     state = st.session_state
     if app_models.preparing() is not None:
         app_models.start_fitting()
@@ -149,8 +153,13 @@ def read_photo(data: bytes, name: str, kind: str, spinner: bool = True) -> None:
         if before is not None and before[:2] != (data, name):  # one photo is kept: say which it replaced
             state.replaced = f"{before[2]} {before[1]}"
         state.waiting = (data, name, kind)  # preparing_banner says so
+        try:
+            app_models.keep_photo(data, name, kind)  # and it outlives the page
+        except OSError:
+            pass  # the session keeps it still
         return
     state.waiting = state.replaced = None
+    app_models.forget_kept_photo()  # read now: not again on the next page
     make = lambda: app_inputs.load_photo(data, name, kind)
     if spinner:
         load_with_spinner(f"Reading the {kind} {name}", make)

@@ -18,9 +18,15 @@ Contract:
   ``.ci/setup``, a command or another app). The fit writes to :func:`log_path`; it is this process's
   child, so stopping the app (Ctrl+C) stops it, and the next start goes on from the models already
   saved.
+- :func:`keep_photo` keeps the photo given while the models are fitted on disk too (one photo, the
+  last), so that closing the page does not lose it: :func:`kept_photo` gives it back to the next
+  page opened (the app reads it then, or keeps it again until the models are ready), and
+  :func:`forget_kept_photo` drops it once it is read. The app runs on the person's own machine, so
+  "the next page" is theirs.
 """
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
@@ -101,6 +107,49 @@ def log_path() -> Path:
     from vision.glyphs import cache_dir
 
     return cache_dir() / "app-fit.log"
+
+
+def kept_folder() -> Path:
+    """Where the photo given while the models are fitted is kept (:func:`keep_photo`)."""
+    from vision.glyphs import cache_dir
+
+    return cache_dir() / "app-kept-photo"
+
+
+def keep_photo(data: bytes, name: str, kind: str) -> None:
+    """Keep ``data`` (a photo's bytes, ``name`` and ``kind`` as the page shows them) in place of any
+    photo kept before. Its bytes are written whole before they replace the old ones, so a page
+    closed meanwhile leaves one photo or the other, never a part. Raises OSError when the cache
+    cannot be written (the session still keeps the photo)."""
+    folder = kept_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    part = folder / "photo.part"
+    part.write_bytes(data)
+    (folder / "about.json").write_text(json.dumps({"name": name, "kind": kind, "bytes": len(data)}))
+    part.replace(folder / "photo")
+
+
+def kept_photo() -> tuple[bytes, str, str] | None:
+    """The kept photo as ``(data, name, kind)``, or None when there is none (or it cannot be read
+    whole: a photo and its description that do not belong together are not given)."""
+    folder = kept_folder()
+    try:
+        about = json.loads((folder / "about.json").read_text())
+        data = (folder / "photo").read_bytes()
+    except (OSError, ValueError):
+        return None
+    if not isinstance(about, dict) or about.get("bytes") != len(data):
+        return None
+    return data, str(about.get("name", "photo")), str(about.get("kind", "photo"))
+
+
+def forget_kept_photo() -> None:
+    """Drop the kept photo (once it is read); nothing happens when there is none."""
+    for name in ("photo", "about.json", "photo.part"):
+        try:
+            (kept_folder() / name).unlink()
+        except FileNotFoundError:
+            pass
 
 
 def _last_line(path: Path) -> str | None:
