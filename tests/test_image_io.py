@@ -123,3 +123,44 @@ def test_a_truncated_jpeg_is_left_to_pillow_which_says_so():
     assert image_io._decoded_by_opencv(data[: len(data) - 200], Image.open(io.BytesIO(data))) is None
     with pytest.raises(ImageError, match="truncated or damaged"):
         load_image(data[: len(data) - 200])
+
+
+def png(image: Image.Image) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG")
+    return buffer.getvalue()
+
+
+def test_a_16_bit_grey_png_reads_as_its_8_bit_grey():
+    # Pillow's own conversion clips 16-bit grey to 255: the screenshot came out white ("no grid found").
+    grey = np.asarray(Image.open(SAMPLE).convert("L"))
+    wide = Image.fromarray(grey.astype(np.uint16) * 257)
+    assert wide.mode.startswith("I")
+    pixels = load_image(png(wide))
+    assert np.array_equal(pixels[..., 0], grey) and np.array_equal(pixels[..., 2], grey)
+
+
+def test_transparent_parts_lie_on_a_ground_that_contrasts_with_the_ink():
+    grey = np.asarray(Image.open(SAMPLE).convert("L")).astype(np.int16)
+    ink = 255 - grey  # how much of each pixel is ink
+    dark = np.zeros(grey.shape + (4,), np.uint8)  # black ink on a transparent ground (its colour black too)
+    dark[..., 3] = ink
+    pixels = load_image(png(Image.fromarray(dark, "RGBA")))
+    assert np.abs(pixels[..., 1].astype(np.int16) - grey).max() <= 1  # as if printed on white
+    light = np.full(grey.shape + (4,), 255, np.uint8)  # white ink, as a dark-mode page exports it
+    light[..., 3] = ink
+    pixels = load_image(png(Image.fromarray(light, "RGBA")))
+    assert np.abs(pixels[..., 1].astype(np.int16) - ink).max() <= 1  # on black
+    opaque = np.asarray(Image.open(SAMPLE).convert("RGBA"))  # nothing transparent: the pixels as they are
+    assert np.array_equal(load_image(png(Image.fromarray(opaque, "RGBA"))), opaque[..., :3])
+
+
+def test_transparent_and_16_bit_screenshots_are_read():
+    grey = np.asarray(Image.open(SAMPLE).convert("L")).astype(np.uint16)
+    from vision.read import read
+    wide = read(load_image(png(Image.fromarray(grey * 257))))
+    inked = np.zeros(grey.shape + (4,), np.uint8)
+    inked[..., 3] = 255 - grey
+    on_clear = read(load_image(png(Image.fromarray(inked, "RGBA"))))
+    for reading in (wide, on_clear):
+        assert reading.puzzle.size == 4 and reading.status == "unique" and reading.confident

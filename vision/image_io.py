@@ -7,7 +7,9 @@ read from the header before anything is decoded). JPEG photos are decoded by Ope
 (:func:`_decoded_by_opencv`), a large one at a reduced scale directly (1/2, 1/4 or 1/8 of its side);
 whatever is still larger than ``MAX_WORKING_PIXELS`` is then shrunk (:func:`_shrunk`: by area
 averaging, by interpolation when the side shrinks by less than a tenth). Other images, and JPEGs
-OpenCV cannot decode, go through Pillow.
+OpenCV cannot decode, go through Pillow, and come out as a person sees them (:func:`_as_seen`):
+transparent parts on a plain ground that contrasts with the image's ink, 16-bit and float grey
+scaled to 8 bits.
 """
 from __future__ import annotations
 
@@ -58,12 +60,41 @@ def load_image(source: str | Path | bytes) -> np.ndarray:
     if scale < 1 and image.format == "JPEG":
         image.draft("RGB", (int(width * scale) + 1, int(height * scale) + 1))
     try:
-        image = ImageOps.exif_transpose(image).convert("RGB")
+        image = _as_seen(ImageOps.exif_transpose(image))
     except OSError as err:
         raise ImageError(f"the image file is truncated or damaged ({err})") from None
     except Exception as err:  # Pillow raises assorted errors on corrupt streams
         raise ImageError(f"the image file is damaged ({type(err).__name__})") from None
     return _shrunk(np.asarray(image, dtype=np.uint8))
+
+
+_WIDE_GREYS = ("I;16", "I;16L", "I;16B", "I;16N", "I", "F")
+"""Pillow modes of one channel wider than 8 bits (a 16-bit PNG opens as "I;16" or "I")."""
+
+
+def _as_seen(image: Image.Image) -> Image.Image:
+    """``image`` in RGB as a person sees it. Pillow's own conversion clips a 16-bit grey to 255
+    (a 16-bit PNG screenshot came out white, "no grid found") and drops transparency, whose colour
+    underneath is often black (dark ink on a transparent ground came out black on black): here a
+    wide grey is scaled to 8 bits (by 257 when it fits 16 bits, else by its largest value), and
+    transparent parts are laid on white, or on black when what is opaque is mostly light (light
+    ink on a transparent ground, as a dark-mode page exports it)."""
+    if image.mode in _WIDE_GREYS:
+        grey = np.asarray(image, dtype=np.float64)
+        top = float(grey.max()) if grey.size else 0.0
+        unit = 1 / 255 if image.mode == "F" and top <= 1.0 else 1.0 if top <= 255 else 257.0 if top <= 65535 else top / 255
+        image = Image.fromarray(np.clip(np.round(grey / unit), 0, 255).astype(np.uint8), "L")
+    has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
+    if not has_alpha:
+        return image.convert("RGB")
+    rgba = np.asarray(image.convert("RGBA"), dtype=np.float32)
+    alpha = rgba[..., 3:] / 255
+    if alpha.min() >= 1:
+        return Image.fromarray(rgba[..., :3].astype(np.uint8), "RGB")
+    light = rgba[..., :3] @ np.float32([0.299, 0.587, 0.114])
+    ink = float((light * alpha[..., 0]).sum() / max(float(alpha.sum()), 1e-6))
+    ground = 255.0 if ink < 128 or alpha.sum() == 0 else 0.0
+    return Image.fromarray(np.round(rgba[..., :3] * alpha + ground * (1 - alpha)).astype(np.uint8), "RGB")
 
 
 MILD_SHRINK = 0.9
