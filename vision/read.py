@@ -1,6 +1,7 @@
 """Read a KenKen from a photo or screenshot: the recipe that chains the vision stages.
 
-    load (image_io) → find the grid (grid) → cage walls (cages) → which cells hold a clue label
+    load (image_io) → find the grid (grid), turned upright when its labels are in another corner
+    (orientation) → cage walls (cages) → which cells hold a clue label
     (clues.clue_presence) → walls settled by "one clue per cage, in its first cell" (cages.settle)
     → clue labels (clues.read_clues) → written digits (digits, when available) → the solver in the
     loop (reconcile) → :class:`Reading`
@@ -12,7 +13,7 @@ from __future__ import annotations
 
 import time
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 
@@ -28,6 +29,8 @@ from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
 from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
+from .errors import NoPuzzleFound
+from .orientation import CORNERS, quarter_turns
 from .reconcile import Change, reconcile
 
 
@@ -79,7 +82,9 @@ class Reading:
 
     @property
     def corners(self) -> np.ndarray:
-        """The grid's outer corners in the original image (TL, TR, BR, BL)."""
+        """The grid's outer corners in the original image: the puzzle's top left, top right, bottom
+        right and bottom left (for a puzzle that lies turned in the photo, :mod:`vision.orientation`,
+        its top left is another corner of the outline there)."""
         return self.grid.corners
 
     @property
@@ -104,6 +109,8 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     if grid is None:
         with clock("grid"):
             grid = find_grid_any_polarity(pixels)[1]
+    loaded = pixels
+    pixels, grid, turns = _upright(pixels, grid, clock)
     with clock("cages"):
         walls = cage_stage.find_walls(grid)
         presence = clue_stage.clue_presence(grid)
@@ -132,9 +139,49 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     if confident and label_px is not None and label_px < NO_OPS_SURE_PX:
         confident = False  # printed without operators, labels too small: see NO_OPS_SURE_PX
     advice = () if confident else retake_advice(label_px)
+    turned = (f"the puzzle lies turned in the photo (its clue labels at its cells' {CORNERS[turns]}): "
+              "it was read turned upright",) if turns else ()
     return Reading(settled.puzzle, settled.status, settled.solution, confident,
-                   settled.changes, readings, dict(walls.wall_probability), entry_alts, grid, seconds,
-                   tuple(grid.notes) + settled.notes + advice, extra, unread)
+                   settled.changes, readings, dict(walls.wall_probability), entry_alts,
+                   _as_loaded(grid, turns, loaded), seconds, turned + tuple(grid.notes) + settled.notes + advice,
+                   extra, unread)
+
+
+def _upright(pixels: np.ndarray, grid: GridFind, clock) -> tuple[np.ndarray, GridFind, int]:
+    """The photo and its grid turned so that the clue labels are at the cells' top left
+    (:func:`vision.orientation.quarter_turns`), and the quarter turns it took (``np.rot90``'s ``k``);
+    as they are (0 turns) when they are upright, or when the grid is not found again in the turned
+    photo upright."""
+    with clock("orientation"):
+        turns = quarter_turns(grid)
+    if not turns:
+        return pixels, grid, 0
+    turned = np.ascontiguousarray(np.rot90(pixels, turns))
+    with clock("grid"):
+        try:
+            again = find_grid_any_polarity(turned)[1]
+        except NoPuzzleFound:
+            return pixels, grid, 0
+    if again.size != grid.size or quarter_turns(again):
+        return pixels, grid, 0
+    return turned, again, turns
+
+
+def _as_loaded(grid: GridFind, turns: int, loaded: np.ndarray) -> GridFind:
+    """``grid``, found in the photo turned ``turns`` quarter turns (:func:`_upright`), with its corners
+    and homography given back in the photo as loaded (``loaded``), its source that photo."""
+    if not turns:
+        return grid
+    to_turned = np.eye(3)
+    height, width = loaded.shape[:2]
+    for _ in range(turns):  # one quarter turn counter-clockwise takes (x, y) to (y, width - 1 - x)
+        to_turned = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width - 1.0], [0.0, 0.0, 1.0]]) @ to_turned
+        height, width = width, height
+    back = np.linalg.inv(to_turned)
+    corners = np.asarray(grid.corners, dtype=np.float64)
+    points = np.c_[corners, np.ones(len(corners))] @ back.T
+    return replace(grid, corners=points[:, :2] / points[:, 2:], homography=grid.homography @ to_turned,
+                   source=loaded if grid.source is not None else None)
 
 
 SURE_ENTRY = 0.75
