@@ -65,13 +65,8 @@ def corner_ink(darkest: np.ndarray, lines_x, lines_y) -> np.ndarray:
     ink = cv2.morphologyEx(darkest, cv2.MORPH_BLACKHAT,
                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (span, span))).astype(np.float32)
     sums = cv2.integral(ink, sdepth=cv2.CV_64F)  # sums[y, x]: the ink above and left of (x, y)
-    x0, x1 = np.asarray(lines_x[:-1], float), np.asarray(lines_x[1:], float)
-    y0, y1 = np.asarray(lines_y[:-1], float), np.asarray(lines_y[1:], float)
-    w, h = x1 - x0, y1 - y0
-    near_x = [np.round(x0 + INSET * w), np.round(x0 + (INSET + CORNER) * w)]  # left corners' columns
-    far_x = [np.round(x1 - (INSET + CORNER) * w), np.round(x1 - INSET * w)]
-    near_y = [np.round(y0 + INSET * h), np.round(y0 + (INSET + CORNER) * h)]
-    far_y = [np.round(y1 - (INSET + CORNER) * h), np.round(y1 - INSET * h)]
+    near_x, far_x, mid_x = _spans(lines_x)
+    near_y, far_y, mid_y = _spans(lines_y)
     limit_y, limit_x = ink.shape
 
     def mean(ys, xs):  # the mean ink of the boxes rows ys[0]:ys[1] × columns xs[0]:xs[1], every cell
@@ -80,10 +75,19 @@ def corner_ink(darkest: np.ndarray, lines_x, lines_y) -> np.ndarray:
         area = np.maximum((bottom - top) * (right - left), 1)
         return (sums[bottom, right] - sums[top, right] - sums[bottom, left] + sums[top, left]) / area
 
-    mid_x = [np.round(x0 + (0.5 - MIDDLE / 2) * w), np.round(x0 + (0.5 + MIDDLE / 2) * w)]
-    mid_y = [np.round(y0 + (0.5 - MIDDLE / 2) * h), np.round(y0 + (0.5 + MIDDLE / 2) * h)]
     return np.stack([mean(near_y, near_x), mean(near_y, far_x), mean(far_y, far_x), mean(far_y, near_x),
                      mean(mid_y, mid_x)], axis=-1)
+
+
+def _spans(lines) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """Along one axis, every cell's near corner, far corner and middle as (start, end) pixel arrays,
+    from the line centres ``lines`` (INSET, CORNER, MIDDLE)."""
+    lo, hi = np.asarray(lines[:-1], float), np.asarray(lines[1:], float)
+    size = hi - lo
+    near = (np.round(lo + INSET * size), np.round(lo + (INSET + CORNER) * size))
+    far = (np.round(hi - (INSET + CORNER) * size), np.round(hi - INSET * size))
+    middle = (np.round(lo + (0.5 - MIDDLE / 2) * size), np.round(lo + (0.5 + MIDDLE / 2) * size))
+    return near, far, middle
 
 
 def corner_votes(ink: np.ndarray) -> np.ndarray:
