@@ -82,7 +82,14 @@ def _as_seen(image: Image.Image) -> Image.Image:
     if image.mode in _WIDE_GREYS:
         grey = np.asarray(image, dtype=np.float64)
         top = float(grey.max()) if grey.size else 0.0
-        unit = 1 / 255 if image.mode == "F" and top <= 1.0 else 1.0 if top <= 255 else 257.0 if top <= 65535 else top / 255
+        if image.mode == "F" and top <= 1.0:
+            unit = 1 / 255  # a float image of 0..1
+        elif top <= 255:
+            unit = 1.0
+        elif top <= 65535:
+            unit = 257.0  # 16 bits
+        else:
+            unit = top / 255
         image = Image.fromarray(np.clip(np.round(grey / unit), 0, 255).astype(np.uint8), "L")
     has_alpha = image.mode in ("RGBA", "LA", "PA", "RGBa", "La") or "transparency" in image.info
     if not has_alpha:
