@@ -26,6 +26,7 @@ Contract:
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -125,7 +126,7 @@ def keep_photo(data: bytes, name: str, kind: str) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     part = folder / "photo.part"
     part.write_bytes(data)
-    (folder / "about.json").write_text(json.dumps({"name": name, "kind": kind, "bytes": len(data)}))
+    (folder / "about.json").write_text(json.dumps({"name": name, "kind": kind, "sha256": _digest(data)}))
     part.replace(folder / "photo")
 
 
@@ -138,9 +139,15 @@ def kept_photo() -> tuple[bytes, str, str] | None:
         data = (folder / "photo").read_bytes()
     except (OSError, ValueError):
         return None
-    if not isinstance(about, dict) or about.get("bytes") != len(data):
+    if not isinstance(about, dict) or about.get("sha256") != _digest(data):
         return None
     return data, str(about.get("name", "photo")), str(about.get("kind", "photo"))
+
+
+def _digest(data: bytes) -> str:
+    """What ties a kept photo's description to its bytes (a page closed between the two writes of
+    :func:`keep_photo` leaves the new description beside the old photo)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 def forget_kept_photo() -> None:
