@@ -110,3 +110,18 @@ def quarter_turns(grid: GridFind) -> int:
     others = np.delete(votes, k).max()
     clear = (votes[k] >= MIN_VOTES and votes[k] >= MARGIN * others) or (votes[k] >= LONE_VOTES and others == 0)
     return k if k and clear else 0
+
+
+def in_photo_as_loaded(corners: np.ndarray, homography: np.ndarray, turns: int,
+                       shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """A grid's outer ``corners`` and ``homography`` (photo → rectified) found in the photo turned
+    upright (``np.rot90(photo, turns)``), given back in the photo as loaded (of ``shape``): the
+    corners stay in the puzzle's order (its top left first, wherever that lies in the photo), so a
+    solution drawn through them lies turned with the puzzle."""
+    to_turned = np.eye(3)
+    height, width = shape[:2]
+    for _ in range(turns % 4):  # one quarter turn counter-clockwise takes (x, y) to (y, width - 1 - x)
+        to_turned = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width - 1.0], [0.0, 0.0, 1.0]]) @ to_turned
+        height, width = width, height
+    points = np.c_[np.asarray(corners, dtype=np.float64), np.ones(len(corners))] @ np.linalg.inv(to_turned).T
+    return points[:, :2] / points[:, 2:], np.asarray(homography, dtype=np.float64) @ to_turned

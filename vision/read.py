@@ -30,7 +30,7 @@ from .model import Cell, ClueReading, Edge, GridFind
 from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
-from .orientation import CORNERS, quarter_turns
+from .orientation import CORNERS, in_photo_as_loaded, quarter_turns
 from .reconcile import Change, reconcile
 
 
@@ -172,16 +172,8 @@ def _as_loaded(grid: GridFind, turns: int, loaded: np.ndarray) -> GridFind:
     and homography given back in the photo as loaded (``loaded``), its source that photo."""
     if not turns:
         return grid
-    to_turned = np.eye(3)
-    height, width = loaded.shape[:2]
-    for _ in range(turns):  # one quarter turn counter-clockwise takes (x, y) to (y, width - 1 - x)
-        to_turned = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width - 1.0], [0.0, 0.0, 1.0]]) @ to_turned
-        height, width = width, height
-    back = np.linalg.inv(to_turned)
-    corners = np.asarray(grid.corners, dtype=np.float64)
-    points = np.c_[corners, np.ones(len(corners))] @ back.T
-    return replace(grid, corners=points[:, :2] / points[:, 2:], homography=grid.homography @ to_turned,
-                   source=loaded if grid.source is not None else None)
+    corners, homography = in_photo_as_loaded(grid.corners, grid.homography, turns, loaded.shape)
+    return replace(grid, corners=corners, homography=homography, source=loaded if grid.source is not None else None)
 
 
 SURE_ENTRY = 0.75
