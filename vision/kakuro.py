@@ -43,6 +43,7 @@ from .kakuro_grid import KakuroGridFind, find_kakuro_grid, grid_from_corners
 from .kakuro_light import flatten
 from .kakuro_reconcile import Purse, ReadingSolver
 from .model import GridFind
+from .orientation import CORNERS
 from .read import timed_stage, unsure_entries
 
 SURE = 0.9
@@ -176,7 +177,15 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False,
     with timed_stage(seconds, "grid"):
         grid = find_kakuro_grid(pixels, kenken)
     reading = read_kakuro_in(grid, debug=debug, seconds=seconds)
-    return trimmed(pixels, reading, debug=debug) or reading
+    reading = trimmed(pixels, reading, debug=debug) or reading
+    if grid.turns:
+        reading = replace(reading, notes=(TURNED_NOTE.format(corner=CORNERS[grid.turns]),) + reading.notes)
+    return reading
+
+
+TURNED_NOTE = ("the puzzle lies turned in the photo (its first row and column, of clue cells and blocks, meet at "
+               "the photo's {corner}): it was read turned upright")
+"""How a reading's notes say the Kakuro was found turned (:attr:`vision.kakuro_grid.KakuroGridFind.turns`)."""
 
 
 TRIM_NOTE = "an outer line of nothing but blocks was taken off the grid"
@@ -207,7 +216,8 @@ def trimmed(pixels: np.ndarray, reading: KakuroReading, *, debug: bool = False) 
     seconds = dict(reading.seconds)
     with timed_stage(seconds, "trim"):
         try:
-            smaller = read_kakuro_in(replace(grid_from_corners(pixels, corners, rows, cols), confidence=grid.confidence),
+            smaller = read_kakuro_in(replace(grid_from_corners(pixels, corners, rows, cols, grid.turns),
+                                             confidence=grid.confidence),
                                      debug=debug)
         except NoPuzzleFound:
             return None

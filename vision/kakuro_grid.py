@@ -47,7 +47,7 @@ Failure: :func:`find_kakuro_grid` raises :class:`~vision.errors.NoPuzzleFound`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -56,6 +56,7 @@ from .errors import NoPuzzleFound
 from .grey import to_grey
 from .helper import two_core_map
 from .model import GridFind
+from .orientation import in_photo_as_loaded
 from .quantiles import percentile, quantile
 from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, solid_quads,
                    square_homography, warp_square, work_copy)
@@ -177,6 +178,14 @@ FAINT = 0.15
 candidates are probed too, as when none shows a Kakuro (hard kk6464-0042: the outline of a
 newspaper's 6×6 joined the crossword's below it, whose 10×6 lattice stood out 0.10; the 6×6's
 filled blob stands out 0.47)."""
+TURN_CLEARER = 2.0
+"""How many times as often the clue places of a lattice turned (:func:`_turned`) must show diagonals
+as those of the lattice as it lies for the turn to be taken (unless TURN_AGREE decides)."""
+TURN_AGREE = 0.1
+"""How much more often, in a lattice turned, the clue cells' numbers must stand where white runs go
+(:func:`numbers_agree`) than in the lattice as it lies for the turn to be taken (unless TURN_CLEARER
+decides). On the Kakuro seed 5454's 90 photos, rectified on their true corners, the share is
+0.65–1.0 the right way up and lower by 0.17–0.62 turned half a turn."""
 REFINE_TRIES = 2
 """A candidate that passes every check but the diagonals of its clue cells is probed again, up to
 this many times, on the outline of its own lattice: an outline a tenth of a cell off cuts the faint
@@ -202,6 +211,10 @@ class KakuroGridFind:
     """3×3 mapping original-image points to rectified points."""
     confidence: float
     """0..1: how clearly the boundaries stand out at the counts found."""
+    turns: int = 0
+    """Quarter turns counter-clockwise (``np.rot90``'s ``k``) that bring the photo upright: 0, or a
+    Kakuro photographed from another side (:func:`find_kakuro_grid`), whose ``corners`` are then its
+    own top left, top right, bottom right and bottom left wherever they lie in the photo."""
 
     @property
     def size(self) -> int:
@@ -224,6 +237,9 @@ class Probe:
     contrast: float
     score: float
     dark_share: float
+    turns: int = 0
+    """Quarter turns after which the candidate shows a Kakuro (:func:`_turned`): 0 when it does as
+    it lies."""
 
 
 def boundary_profiles(gray: np.ndarray, rows: tuple[int, int], cols: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -409,10 +425,23 @@ def block_share(grid: GridFind, reach: int | None = None) -> float:
 
 def kakuro_clue_share(grid: GridFind) -> float:
     """:func:`clue_share` of the KenKen grid found, in its own lines and dark cells: whether it
-    shows a Kakuro's clue cells."""
+    shows a Kakuro's clue cells. A Kakuro photographed sideways shows them only turned, a quarter
+    turn either way (:func:`turned_lattice`; its diagonals run the other way, and half a turn keeps
+    their direction): when both those views show CLUE_SHARE of them, the lesser of the two is taken
+    if greater. On the grids the KenKen finder found in seeds 8383, 7474 and 6161 (900 KenKen
+    photos), both reached CLUE_SHARE on none (the most 0.44); on the turned Kakuro of seed 5454,
+    14 of the 18 whose grid showed too few clue cells upright."""
     grey = to_grey(grid.rectified)
-    xs, ys = np.asarray(grid.lines_x), np.asarray(grid.lines_y)
-    return clue_share(grey, xs, ys, dark_cells(grey, xs, ys))
+
+    def share(k: int) -> float:
+        turned, xs, ys = turned_lattice(grey, grid.lines_x, grid.lines_y, k)
+        return clue_share(turned, xs, ys, dark_cells(turned, xs, ys))
+
+    upright = share(0)
+    if upright >= CLUE_SHARE:
+        return upright
+    sideways = min(share(1), share(3))
+    return sideways if sideways >= CLUE_SHARE else upright
 
 
 def clue_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, contrast: bool = False):
@@ -523,6 +552,77 @@ def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarr
     return True
 
 
+def _turned(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, maps: list[np.ndarray]) -> int:
+    """The quarter turns (``np.rot90``'s ``k``, 1–3) after which a lattice (boundaries ``xs``, ``ys``
+    in the square ``gray``) shows a Kakuro: a dark first row and column (:func:`_dark_edges`) and
+    diagonals where its clue cells go (:func:`_shows_clues`), by any of the dark-cell ``maps``;
+    of several, the turn and map whose clue places show the most diagonals
+    (:func:`clue_share`). It is taken only when at least CLUE_SHARE of them show one, and TURN_CLEARER
+    times as often as those of the lattice as it lies (by its best map), or its clue cells' numbers
+    stand where its white runs go more often by TURN_AGREE (:func:`numbers_agree`; half a turn keeps
+    the diagonals, not the numbers' places). 0 when no turn is taken. A Kakuro
+    photographed from another side of the table, or sideways without its EXIF turn, has its blocks
+    along two other sides, and its diagonals run the other way after an odd number of turns."""
+    own: list[np.ndarray] = []
+    for dark in maps:  # the maps that differ (they are often the same)
+        if not any(np.array_equal(dark, other) for other in own):
+            own.append(dark)
+    best, most = None, CLUE_SHARE
+    for k in (1, 2, 3):
+        turned, txs, tys = turned_lattice(gray, xs, ys, k)
+        for dark in (np.rot90(dark, k) for dark in own):
+            if (shown := clue_share(turned, txs, tys, dark)) < most or best is not None and shown == most:
+                continue  # (the cheapest look first: a turn needs CLUE_SHARE of them)
+            if _dark_edges(turned, txs, tys, dark) and _shows_clues(turned, txs, tys, dark):
+                best, most = (k, turned, txs, tys, dark), shown
+    if best is None:
+        return 0
+    k, turned, txs, tys, seen = best
+    if most >= TURN_CLEARER * max(clue_share(gray, xs, ys, dark) for dark in own):
+        return k
+    agree = numbers_agree(turned, txs, tys, seen)
+    return k if agree >= max(numbers_agree(gray, xs, ys, dark) for dark in own) + TURN_AGREE else 0
+
+
+def _edges_complete(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, maps: list[np.ndarray]) -> bool:
+    """Whether every cell of the lattice's first row and column is dark by one of ``maps`` or shows a
+    diagonal (CLUE_EDGE_DIAGONAL): as in every Kakuro the right way up, and in none turned (its last
+    row and column, which no Kakuro prints without a white cell, would then be among them)."""
+    rows, cols = maps[0].shape
+    edge = [(0, c) for c in range(cols)] + [(r, 0) for r in range(1, rows)]
+    light = [cell for cell in edge if not any(dark[cell] for dark in maps)]
+    return not light or bool((_diagonals(gray, xs, ys, light) >= CLUE_EDGE_DIAGONAL).all())
+
+
+def turned_lattice(gray: np.ndarray, xs, ys, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(turned, xs, ys)``: the image ``gray`` after ``np.rot90(gray, k)`` and its lattice's column
+    and row boundaries there (``xs``, ``ys`` before)."""
+    turned, xs, ys = gray, np.asarray(xs, np.float64), np.asarray(ys, np.float64)
+    for _ in range(k % 4):  # a quarter turn counter-clockwise takes (x, y) to (y, width - 1 - x)
+        xs, ys, turned = ys, (turned.shape[1] - 1 - xs)[::-1], np.rot90(turned)
+    return np.ascontiguousarray(turned), xs, ys
+
+
+def numbers_agree(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> float:
+    """Of the halves of the lattice's clue cells (dark cells showing a diagonal; the across half upper
+    right, the down half lower left), the share that hold a number (ink reaching FIGURE_INK from the
+    half's fill) exactly when a white cell follows on that side: all of them, nearly, in a Kakuro
+    the right way up; about half in one turned half a turn (0 without clue cells)."""
+    from .kakuro_cells import CLUE_DIAGONAL, FIGURE_INK, clue_half
+    rows, cols = dark.shape
+    cells = [(r, c) for r in range(rows) for c in range(cols) if dark[r, c]]
+    agree = []
+    for (r, c), strength in zip(cells, _diagonals(gray, xs, ys, cells)):
+        if strength < CLUE_DIAGONAL:
+            continue
+        patch = _lattice_patch(gray, xs, ys, (r, c), cv2.INTER_AREA)
+        for direction, (nr, nc) in (("across", (r, c + 1)), ("down", (r + 1, c))):
+            half = clue_half(patch, direction)[0]
+            ink = float(percentile(np.abs(patch[half] - float(np.median(patch[half]))), 99))
+            agree.append((ink >= FIGURE_INK) == (nr < rows and nc < cols and not dark[nr, nc]))
+    return float(np.mean(agree)) if agree else 0.0
+
+
 def probe(levels: list[np.ndarray], quad: np.ndarray) -> Probe | None:
     """Warp ``quad`` square and read it: refined corners, R and C; None if it shows no Kakuro (also
     when probed again on its lattice's outline, REFINE_TRIES times)."""
@@ -576,20 +676,23 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
 
     maps = _Lazy([lambda: dark, lambda: dark_cells(warped, xs, ys, SHADOW_REACH), flat])
     edges = next((m for m in maps if m is not None and _dark_edges(warped, xs, ys, m)), None)  # the first that passes
-    if edges is None:
-        return None, None
-    if not any(m is not None and _shows_clues(warped, xs, ys, m) for m in maps):
-        return None, back
+    shown = edges is not None and any(m is not None and _shows_clues(warped, xs, ys, m) for m in maps)
+
+    def scored(outline: np.ndarray, first: np.ndarray, turns: int = 0) -> Probe:  # first: dark cells, upright
+        light_edge = int((~first[0]).sum() + (~first[:, 0]).sum())
+        crossed = max(middle_edges(col, x0, x1, cols), middle_edges(row, y0, y1, rows))
+        score = min(cx, cy) * np.sqrt(cv2.contourArea(outline.astype(np.float32))) * EDGE_LIGHT ** light_edge
+        return Probe(outline, rows, cols, min(cx, cy), score / max(1.0, crossed), share, turns)
+
+    made = [m for m in maps.made if m is not None]  # (the maps looked at so far; no more are made)
+    if (not shown or not _edges_complete(warped, xs, ys, made)) and (turns := _turned(warped, xs, ys, made)):
+        return scored(back, np.rot90(dark, turns), turns), None
+    if not shown:
+        return None, (None if edges is None else back)
     if rows > MIN_SIDE and _keypad_row(warped, xs, ys, edges):
         rows, y1, ys, dark = rows - 1, ys[-2], ys[:-1], dark[:-1]
     inner = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64)
-    back = cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(h))[0]
-    contrast = min(cx, cy)
-    area = cv2.contourArea(back.astype(np.float32))
-    light_edge = int((~dark[0]).sum() + (~dark[:, 0]).sum())
-    crossed = max(middle_edges(col, x0, x1, cols), middle_edges(row, y0, y1, rows))
-    score = contrast * np.sqrt(area) * EDGE_LIGHT ** light_edge / max(1.0, crossed)
-    return Probe(back, rows, cols, contrast, score, share), None
+    return scored(cv2.perspectiveTransform(inner.reshape(1, 4, 2), np.linalg.inv(h))[0], dark), None
 
 
 def _keypad_row(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
@@ -721,28 +824,56 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     caller already asked it (an empty tuple: nothing) — its outline is one more candidate; None:
     it is asked here. ``keypad``: look for an app's keypad under the grid, which reads its figures
     with the Kakuro digit model (False while that model's training photos are cut: the model
-    cannot be asked while it is being fitted)."""
+    cannot be asked while it is being fitted).
+
+    When a candidate that shows a Kakuro turned (:func:`_turned`: photographed from another side)
+    is chosen over those that show one as it lies, the grid is found again in the photo turned
+    upright (when it is not found there, the one found as it lies is taken, if any): its
+    ``rectified`` image is upright, its ``corners`` and ``homography`` are in the photo as given
+    (the corners the puzzle's own, see :attr:`KakuroGridFind.turns`)."""
+    found, turns = _found(image, kenken, keypad)
+    if turns and (upright := _found(np.ascontiguousarray(np.rot90(image, turns)), None, keypad)[0]) is not None:
+        corners, homography = in_photo_as_loaded(upright.corners, upright.homography, turns, image.shape)
+        found = replace(upright, corners=corners, homography=homography, turns=turns)
+    if found is None:
+        raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
+    return found
+
+
+def _found(image: np.ndarray, kenken: tuple[GridFind, ...] | None, keypad: bool) -> tuple[KakuroGridFind | None, int]:
+    """:func:`find_kakuro_grid`'s look at the photo as it lies: ``(grid, turns)``, the grid None when
+    no candidate shows a Kakuro as it lies, ``turns`` those of the candidate showing one turned that
+    is chosen (:func:`_chosen`) over every one that shows it as it lies (0: none is)."""
     gray, scale = work_copy(image)
     levels = pyramid(gray)
     if kenken is None:
         kenken = _kenken_grid(image)
     quads = candidate_quads(gray) + _fitted_outline(scale, kenken)
-    found = _probed(levels, quads)
+    turned: list[tuple[np.ndarray, Probe]] = []
+
+    def probed(candidates: list[np.ndarray]) -> list[tuple[np.ndarray, Probe]]:
+        shown = _probed(levels, candidates)
+        turned.extend(f for f in shown if f[1].turns)
+        return [f for f in shown if not f[1].turns]
+
+    found = probed(quads)
     if not found or max(probe.contrast for _, probe in found) < FAINT:
         seen = distinct(quads)
         fresh = distinct(seen + solid_quads(gray) + candidate_quads(flattened(gray)))
-        found += _probed(levels, fresh[len(seen):])
-        if not found and not kenken:
+        found += probed(fresh[len(seen):])
+        if not found and not kenken and not turned:
             largest = sorted(fresh, key=lambda q: -cv2.contourArea(q.astype(np.float32)))[:ALIGN_TRIES]
-            found = _probed(levels, [aligned(levels, quad) for quad in largest])
+            found = probed([aligned(levels, quad) for quad in largest])
+    turns = _chosen(turned)[1].turns if turned and (not found or _chosen(found + turned)[1].turns) else 0
     if not found:
-        raise NoPuzzleFound("no Kakuro grid found (dark clue cells in the first row and column)")
+        return None, turns
     quad, best = _chosen(found)
-    if (again := _probed(levels, [aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
+    if (again := probed([aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
         best = again[0][1]  # a far clearer lattice (a smaller gain is mostly an outline a pixel over)
     if (fitted := fitted_lines(gray, best, keypad)) is not best:
         again = probe(levels, fitted.corners)  # its lines fitted to the photo's edges again
-        best = again if again is not None and (again.rows, again.cols) == (fitted.rows, fitted.cols) else fitted
+        best = again if again is not None and not again.turns and (again.rows, again.cols) == (fitted.rows, fitted.cols) \
+            else fitted
     best = lattice_fitted(gray, best)
     corners = order_corners((best.corners + 0.5) / scale - 0.5)
     rectified, homography = rectify_grid(image, corners, best.rows, best.cols)
@@ -751,7 +882,7 @@ def find_kakuro_grid(image: np.ndarray, kenken: tuple[GridFind, ...] | None = No
     lines_x = snap(col, best.cols, grey.shape[1])
     lines_y = snap(row, best.rows, grey.shape[0])
     confidence = float(np.clip(best.contrast / 0.2, 0.0, 1.0))
-    return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence)
+    return KakuroGridFind(corners, best.rows, best.cols, rectified, lines_x, lines_y, homography, confidence), turns
 
 
 def lattice_fitted(gray: np.ndarray, found: Probe) -> Probe:
@@ -1132,13 +1263,14 @@ def _fitted_outline(scale: float, kenken: tuple[GridFind, ...]) -> list[np.ndarr
     return [(np.asarray(found.corners, np.float64) + 0.5) * scale - 0.5 for found in kenken]
 
 
-def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -> KakuroGridFind:
+def grid_from_corners(image: np.ndarray, corners: np.ndarray, rows: int, cols: int, turns: int = 0) -> KakuroGridFind:
     """The grid of known outer corners (TL, TR, BR, BL in ``image``) and counts, its boundaries
     snapped as :func:`find_kakuro_grid` snaps them (to measure the later stages alone, and to cut
-    training glyphs)."""
-    corners = order_corners(np.asarray(corners, np.float64))
+    training glyphs). With ``turns`` (:attr:`KakuroGridFind.turns`), the corners are the puzzle's
+    own, in its order, and kept so; else they are put in the photo's order."""
+    corners = np.asarray(corners, np.float64) if turns else order_corners(np.asarray(corners, np.float64))
     rectified, homography = rectify_grid(image, corners, rows, cols)
     grey = to_grey(rectified)
     col, row = boundary_profiles(grey, (0, grey.shape[0]), (0, grey.shape[1]))
     return KakuroGridFind(corners, rows, cols, rectified, snap(col, cols, grey.shape[1]), snap(row, rows, grey.shape[0]),
-                          homography, 1.0)
+                          homography, 1.0, turns)
