@@ -106,3 +106,19 @@ def test_a_kakuros_numbers_stand_where_its_runs_go_only_the_right_way_up():
     turned = np.ascontiguousarray(np.rot90(grey, 2))
     txs, tys = (width - 1 - xs)[::-1], (height - 1 - ys)[::-1]
     assert upright >= 0.9 and numbers_agree(turned, txs, tys, dark_cells(turned, txs, tys)) <= upright - 0.2
+
+
+@pytest.mark.parametrize("angle", [120, 250])
+def test_a_kakuro_turned_at_any_angle_is_read(angle):
+    # The finder takes the outline's top-left corner on screen; past 45° that is another corner of
+    # the puzzle's, and the quarter turns are found as for a photo turned square.
+    import cv2
+    image, truth = make_kakuro_item(KakuroSpec("c1", 41, 7, 8, "app", "clean"))
+    height, width = image.shape[:2]
+    turn = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
+    side = int(np.hypot(height, width))
+    turn[:, 2] += (side - width) / 2, (side - height) / 2
+    photo = cv2.warpAffine(image, turn, (side, side), borderValue=(235, 235, 235))
+    reading = read_any(photo)
+    assert isinstance(reading, KakuroReading) and reading.grid.turns
+    assert reading.puzzle.grid == kakuro_from_json(truth["truth"]).grid and reading.status == "unique"
