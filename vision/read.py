@@ -30,7 +30,7 @@ from .model import Cell, ClueReading, Edge, GridFind
 from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
-from .orientation import CORNERS, in_photo_as_loaded, quarter_turns
+from .orientation import CORNERS, in_photo_as_loaded, quarter_turns, turns_seen
 from .reconcile import Change, reconcile
 
 
@@ -109,8 +109,39 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     if grid is None:
         with clock("grid"):
             grid = find_grid_any_polarity(pixels)[1]
-    loaded = pixels
-    pixels, grid, turns = _upright(pixels, grid, clock)
+    with clock("orientation"):
+        turns, likely = turns_seen(grid)
+    upright, found, turns = _upright(pixels, grid, turns, clock)
+    reading = _read_found(upright, found, turns, pixels, seconds, ocr_engine, debug)
+    if likely and not reading.confident:  # a label's corner seen in one cell only: the solver settles it
+        upright, found, turns = _upright(pixels, grid, likely, clock)
+        if turns:
+            other = _read_found(upright, found, turns, pixels, seconds, ocr_engine, debug)
+            if _surer(other, reading):
+                return replace(other, notes=other.notes + (LIKELY_TURN_NOTE,))
+    return reading
+
+
+LIKELY_TURN_NOTE = ("only one cell showed where the clue labels are, so the photo was read both as it lies "
+                    "and turned: the turned reading was the surer")
+"""How a reading's notes say it was taken turned on a weak sign (:func:`vision.orientation.turns_seen`)."""
+
+
+def _surer(one: Reading, other: Reading) -> bool:
+    """Whether reading ``one`` is surer than ``other``: confident first, then exactly one solution,
+    then the smaller share of its clues the solver changed or left unread."""
+    def rank(reading: Reading) -> tuple[bool, bool, float]:
+        unread = len(reading.unread_cages)
+        doubt = (len(reading.changes) + unread) / max(1, len(reading.puzzle.cages) + unread)
+        return reading.confident, reading.status == "unique", -doubt
+    return rank(one) > rank(other)
+
+
+def _read_found(pixels: np.ndarray, grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[str, float],
+                ocr_engine, debug: bool) -> Reading:
+    """The reading of the grid found in ``pixels`` (the photo as ``loaded``, turned ``turns`` quarter
+    turns upright), its stages timed into ``seconds``."""
+    clock = lambda stage: timed_stage(seconds, stage)
     with clock("cages"):
         walls = cage_stage.find_walls(grid)
         presence = clue_stage.clue_presence(grid)
@@ -147,13 +178,11 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
                    extra, unread)
 
 
-def _upright(pixels: np.ndarray, grid: GridFind, clock) -> tuple[np.ndarray, GridFind, int]:
-    """The photo and its grid turned so that the clue labels are at the cells' top left
-    (:func:`vision.orientation.quarter_turns`), and the quarter turns it took (``np.rot90``'s ``k``);
-    as they are (0 turns) when they are upright, or when the grid is not found again in the turned
+def _upright(pixels: np.ndarray, grid: GridFind, turns: int, clock) -> tuple[np.ndarray, GridFind, int]:
+    """The photo and its grid turned ``turns`` quarter turns (``np.rot90``'s ``k``: so that the clue
+    labels are at the cells' top left, :func:`vision.orientation.turns_seen`), and the turns taken;
+    as they are (0 turns) when ``turns`` is 0, or when the grid is not found again in the turned
     photo upright."""
-    with clock("orientation"):
-        turns = quarter_turns(grid)
     if not turns:
         return pixels, grid, 0
     turned = np.ascontiguousarray(np.rot90(pixels, turns))
