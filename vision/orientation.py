@@ -14,7 +14,8 @@ other corners and at least FLOOR of the grid's strong corners (its 90th percenti
 in one corner of each cage's first cell. A cell with a written digit (ink in its middle) does not
 vote: the digit's strokes reach into its corners. Pencil marks fill several corners and seldom vote.
 :func:`quarter_turns` turns the photo when one corner clearly has the most votes (MARGIN, MIN_VOTES,
-LONE_VOTES).
+LONE_VOTES); :func:`turns_seen` also names a weaker sign (one label seen, elsewhere than the top
+left), on which the reader reads the photo both ways and lets the solver settle it.
 
 Example::
 
@@ -49,7 +50,7 @@ alone (1,163 of 1,199 found, none wrong; then on seed 7474 and the 12-megapixel 
 votes, hence LONE_VOTES (a lone vote too would find 1,697 and turn none wrongly, but one vote is
 one speck). Without the written-digit rule (WRITTEN) one upright half-filled photo was turned and
 three turned ones turned wrongly. A photo it misses is read as found (wrongly: its labels are not
-where the readers look)."""
+where the readers look), and also turned when :func:`turns_seen` gives a likely turn."""
 CORNERS = ("top left", "top right", "bottom right", "bottom left")
 """The order of :func:`corner_ink`'s values; a photo whose labels are at ``CORNERS[k]`` is upright
 after ``np.rot90(photo, k)`` (a quarter turn counter-clockwise each)."""
