@@ -97,7 +97,10 @@ def read(image: str | Path | bytes | np.ndarray, *, ocr_engine=None, debug: bool
     """Read the puzzle in ``image`` (a path, raw bytes, or an RGB array); ``grid`` is what
     :func:`vision.polarity.find_grid_any_polarity` found in it, when the caller already asked (it
     is not asked again; a light-on-dark page is read in negative, see :mod:`vision.polarity`), and
-    ``seconds`` the times of what the caller did before (counted in the reading's).
+    ``seconds`` the times of what the caller did before (counted in the reading's). A photo whose
+    labels show that it lies turned is read turned upright (:mod:`vision.orientation`); one whose
+    labels only hint at it (:func:`vision.orientation.turns_seen`) is read both ways unless the
+    first reading is confident, and the surer reading kept (:func:`_surer`).
 
     Raises ImageError for a file that is not a usable image, NoPuzzleFound when no grid is found,
     TesseractMissing when OCR is needed and not installed.
