@@ -538,16 +538,17 @@ def _figure_share(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.nda
     return shown / len(places)
 
 
-def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray) -> bool:
-    """True when EDGE_ROW_DARK of the first row and of the first column are clue cells or blocks:
-    dark by tone, or showing a diagonal (a fill only a little darker than the paper, as light grey
-    web Kakuro have, can pass for light by tone alone)."""
+def _dark_edges(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, dark: np.ndarray, least: float = EDGE_ROW_DARK) -> bool:
+    """True when ``least`` of the first row and of the first column (EDGE_ROW_DARK; 1: all) are clue
+    cells or blocks: dark by tone, or showing a diagonal (a fill only a little darker than the paper,
+    as light grey web Kakuro have, can pass for light by tone alone)."""
     rows, cols = dark.shape
     for cells in ([(0, c) for c in range(cols)], [(r, 0) for r in range(rows)]):
-        if np.mean([dark[cell] for cell in cells]) >= EDGE_ROW_DARK:
+        if np.mean([dark[cell] for cell in cells]) >= least:
             continue  # dark enough by tone alone (the diagonals are looked at only when needed)
-        clue = _diagonals(gray, xs, ys, cells) >= CLUE_EDGE_DIAGONAL
-        if np.mean([dark[cell] or seen for cell, seen in zip(cells, clue)]) < EDGE_ROW_DARK:
+        light = [cell for cell in cells if not dark[cell]]
+        clue = int((_diagonals(gray, xs, ys, light) >= CLUE_EDGE_DIAGONAL).sum())
+        if (len(cells) - len(light) + clue) / len(cells) < least:
             return False
     return True
 
@@ -582,16 +583,6 @@ def _turned(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, maps: list[np.ndar
         return k
     agree = numbers_agree(turned, txs, tys, seen)
     return k if agree >= max(numbers_agree(gray, xs, ys, dark) for dark in own) + TURN_AGREE else 0
-
-
-def _edges_complete(gray: np.ndarray, xs: np.ndarray, ys: np.ndarray, maps: list[np.ndarray]) -> bool:
-    """Whether every cell of the lattice's first row and column is dark by one of ``maps`` or shows a
-    diagonal (CLUE_EDGE_DIAGONAL): as in every Kakuro the right way up, and in none turned (its last
-    row and column, which no Kakuro prints without a white cell, would then be among them)."""
-    rows, cols = maps[0].shape
-    edge = [(0, c) for c in range(cols)] + [(r, 0) for r in range(1, rows)]
-    light = [cell for cell in edge if not any(dark[cell] for dark in maps)]
-    return not light or bool((_diagonals(gray, xs, ys, light) >= CLUE_EDGE_DIAGONAL).all())
 
 
 def turned_lattice(gray: np.ndarray, xs, ys, k: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -685,7 +676,10 @@ def _probe_once(levels: list[np.ndarray], quad: np.ndarray) -> tuple[Probe | Non
         return Probe(outline, rows, cols, min(cx, cy), score / max(1.0, crossed), share, turns)
 
     made = [m for m in maps.made if m is not None]  # (the maps looked at so far; no more are made)
-    if (not shown or not _edges_complete(warped, xs, ys, made)) and (turns := _turned(warped, xs, ys, made)):
+    # Every upright Kakuro's first row and column are all clue cells or blocks; a turned one's hold
+    # its last row or column, which no Kakuro prints without a white cell: only then look at turns.
+    complete = shown and _dark_edges(warped, xs, ys, np.logical_or.reduce(made), least=1.0)
+    if not complete and (turns := _turned(warped, xs, ys, made)):
         return scored(back, np.rot90(dark, turns), turns), None
     if not shown:
         return None, (None if edges is None else back)
