@@ -1,12 +1,14 @@
 """A puzzle photographed from another side of the page is read upright (vision.orientation; a
 Kakuro by vision.kakuro_grid)."""
+import cv2
 import numpy as np
 import pytest
 
 from conftest import REPO
 from solver.kakuro.formats import kakuro_from_json
 from ui.corpus import make_item, plan
-from ui.corpus_kakuro import KakuroSpec, make_kakuro_item
+from test_kakuro_vision import CLEAN
+from ui.corpus_kakuro import make_kakuro_item
 from vision.errors import NoPuzzleFound
 from vision.grey import to_grey
 from vision.image_io import load_image
@@ -54,8 +56,7 @@ def test_a_turned_photo_is_read_as_the_upright_one(index, turns):
 @pytest.mark.parametrize("index, turns", [(0, 1), (1, 2), (2, 3), (4, 1)])
 def test_a_turned_kakuro_is_read_as_the_upright_one(index, turns):
     # Clean Kakuro photos of each style (newspaper, app, web), turned: before, no grid was found.
-    spec = KakuroSpec(f"c{index}", 40 + index, 6 + index % 5, 7 + index % 4, ("newspaper", "app", "web")[index % 3], "clean")
-    image, truth = make_kakuro_item(spec)
+    image, truth = make_kakuro_item(CLEAN[index])
     photo = np.ascontiguousarray(np.rot90(image, -turns))
     reading = read_any(photo)
     assert isinstance(reading, KakuroReading)
@@ -68,8 +69,7 @@ def test_a_turned_kakuro_is_read_as_the_upright_one(index, turns):
 
 
 def test_a_turned_kakuros_grid_from_its_corners_keeps_the_puzzles_order():
-    spec = KakuroSpec("c0", 40, 6, 7, "newspaper", "clean")
-    image, truth = make_kakuro_item(spec)
+    image, truth = make_kakuro_item(CLEAN[0])
     puzzle = kakuro_from_json(truth["truth"])
     photo = np.ascontiguousarray(np.rot90(image, -1))
     corners = turned_clockwise(np.asarray(truth["corners"], float), image.shape[:2], 1)
@@ -95,8 +95,7 @@ def test_turned_kenken_photos_are_not_taken_for_a_turned_kakuro(turns):
 def test_a_kakuros_numbers_stand_where_its_runs_go_only_the_right_way_up():
     # Half a turn keeps the clue cells' diagonals running the same way; what tells it is that the
     # numbers then stand on the sides away from the runs (vision.kakuro_grid.numbers_agree).
-    spec = KakuroSpec("c1", 41, 7, 8, "app", "clean")
-    image, truth = make_kakuro_item(spec)
+    image, truth = make_kakuro_item(CLEAN[1])
     puzzle = kakuro_from_json(truth["truth"])
     found = grid_from_corners(image, np.asarray(truth["corners"], float), puzzle.rows, puzzle.cols)
     grey = to_grey(found.rectified).astype(np.float32)
@@ -112,8 +111,7 @@ def test_a_kakuros_numbers_stand_where_its_runs_go_only_the_right_way_up():
 def test_a_kakuro_turned_at_any_angle_is_read(angle):
     # The finder takes the outline's top-left corner on screen; past 45° that is another corner of
     # the puzzle's, and the quarter turns are found as for a photo turned square.
-    import cv2
-    image, truth = make_kakuro_item(KakuroSpec("c1", 41, 7, 8, "app", "clean"))
+    image, truth = make_kakuro_item(CLEAN[1])
     height, width = image.shape[:2]
     turn = cv2.getRotationMatrix2D((width / 2, height / 2), angle, 1.0)
     side = int(np.hypot(height, width))
