@@ -98,6 +98,32 @@ def test_a_failing_recognizer_is_scored_not_crashed():
     assert totals["board_ok"] == 0.0 and "recognizer" in totals["errors"]
 
 
+# A hand-held 8×8 under a lamp's glare as it was read (fifty-sixth round): a wall-less block of 22
+# cells, a "2240×" and a "5376×". The solver settles it in no budget a photo can wait for; scoring it
+# once ran for hours.
+UNSETTLED = {"size": 8, "cages": [
+    {"cells": [[0, 0], [0, 1], [0, 2]], "op": "*", "target": 21}, {"cells": [[0, 3], [1, 3]], "op": "/", "target": 6},
+    {"cells": [[0, 4], [1, 4]], "op": "+", "target": 7},
+    {"cells": [[0, 5], [0, 6], [1, 5], [1, 6]], "op": "*", "target": 2240},
+    {"cells": [[0, 7], [1, 7]], "op": "-", "target": 2},
+    {"cells": [[1, 0], [1, 1], [1, 2], [2, 0], [2, 1], [3, 1]], "op": "*", "target": 5376},
+    {"cells": [[2, 2], [2, 3]], "op": "-", "target": 3}, {"cells": [[2, 4], [2, 5]], "op": "/", "target": 2},
+    {"cells": [[2, 6], [2, 7]], "op": "-", "target": 6}, {"cells": [[3, 0]], "op": "=", "target": 1},
+    {"cells": [[3, 2], [3, 3], [3, 4], [3, 5], [3, 6], [4, 1], [4, 2], [4, 3], [4, 4], [4, 5], [4, 6], [5, 2],
+               [5, 3], [5, 4], [5, 5], [5, 6], [6, 2], [6, 3], [6, 4], [6, 5], [6, 6], [7, 3]], "op": "+", "target": 113},
+    {"cells": [[3, 7], [4, 7], [5, 7]], "op": "*", "target": 80}, {"cells": [[4, 0], [5, 0], [5, 1]], "op": "*", "target": 144},
+    {"cells": [[6, 0], [6, 1]], "op": "-", "target": 1}, {"cells": [[6, 7], [7, 6], [7, 7]], "op": "+", "target": 14},
+    {"cells": [[7, 0], [7, 1], [7, 2]], "op": "+", "target": 12}, {"cells": [[7, 4], [7, 5]], "op": "+", "target": 11}]}
+
+
+def test_a_reading_the_solver_cannot_settle_is_scored_not_solved(monkeypatch):
+    monkeypatch.setattr("ui.evaluate.SCORE_CONFLICTS", 2_000)  # the real budget takes seconds here
+    found = next(t for t in load_truths(REALDEV) if t.puzzle.size == 8)
+    scored = score(found, Reading(puzzle_from_json(UNSETTLED), False), 0.1)
+    assert scored.solved_ok is False and scored.board_ok is False
+    assert any("not settled within 2,000 conflicts" in e for e in scored.errors)
+
+
 def test_eval_command_runs_on_realdev(capsys):
     code = main(["eval", str(REALDEV), "--json"])
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]

@@ -29,6 +29,7 @@ from typing import Callable
 
 from solver import Puzzle, PuzzleError, solve
 from solver.formats import puzzle_from_json
+from solver.engine import Undecided
 from solver.kakuro import KakuroPuzzle
 from solver.kakuro.engine import solve_kakuro
 from solver.kakuro.formats import kakuro_from_json
@@ -36,6 +37,14 @@ from solver.kakuro.model import Clue
 from solver.puzzle import cell_name
 
 from .corpus import corners_cell_px, spec_clue_digit_px
+
+SCORE_CONFLICTS = 100_000
+"""The SAT solver's budget per question when a KenKen as read is solved to see whether it gives the
+true solution: five times what the reader itself spends on the puzzle as read
+(:data:`vision.reconcile.AS_READ_CONFLICTS`), so a reading it calls unique is settled here too. A
+misread 8×8 (a hand-held photo with a glare across the grid, fifty-sixth round) took 159 s for
+1,000,000 conflicts and was still not settled, and `eval` seemed never to finish; one that spends
+the budget is not solved right."""
 
 Recognizer = Callable[[Path], object]
 IMAGE_EXTENSIONS = (".png", ".jpg", ".jpeg", ".webp", ".bmp")
@@ -153,10 +162,12 @@ def score(truth: Truth, reading: object, seconds: float) -> ImageScore:
     solved_ok = False
     if truth.solution is not None:
         try:
-            result = solve(puzzle.with_entries(None))
+            result = solve(puzzle.with_entries(None), conflicts=SCORE_CONFLICTS)
             solved_ok = result.status == "unique" and result.solution == truth.solution
         except PuzzleError as err:
             errors.append(f"solver: {err}")
+        except Undecided:
+            errors.append(f"solver: the puzzle as read was not settled within {SCORE_CONFLICTS:,} conflicts a question")
     board_ok = size_ok and cages_ok and clues_ok
     return ImageScore(name, size_ok, cages_ok, clues_ok, entries_ok, board_ok, solved_ok, confident,
                       round(seconds, 3), tuple(errors))
