@@ -19,8 +19,9 @@ left), on which the reader reads the photo both ways and lets the solver settle 
 
 Example::
 
-    k = quarter_turns(grid)            # 1: the labels are top right, the photo was turned clockwise
-    upright = np.rot90(pixels, k)      # read this one instead
+    k = quarter_turns(grid)                      # 1: the labels are top right, the photo was turned clockwise
+    upright = np.rot90(pixels, k)                # read this one instead, the grid through
+    corners = turned_corners(grid.corners, k, pixels.shape)  # these (the puzzle's top left first)
 """
 from __future__ import annotations
 
@@ -124,16 +125,32 @@ def turns_seen(grid: GridFind) -> tuple[int, int]:
     return 0, (k if k and votes[0] == 0 else 0)
 
 
+def turned_corners(corners: np.ndarray, turns: int, shape: tuple[int, ...]) -> np.ndarray:
+    """A grid's outer ``corners`` (TL, TR, BR, BL as found in a photo of ``shape``) where they are in
+    ``np.rot90(photo, turns)``, named again for a grid whose labels lie at its cells'
+    ``CORNERS[turns]``: that corner of the outline is the puzzle's top left there, the others follow
+    clockwise. The grid need not be found again in the turned photo — which, for a grid lying near
+    45°, can name its corners from another one again."""
+    points = np.c_[np.asarray(corners, dtype=np.float64), np.ones(len(corners))] @ _to_turned(turns, shape).T
+    return np.roll(points[:, :2] / points[:, 2:], -(turns % 4), axis=0)
+
+
+def _to_turned(turns: int, shape: tuple[int, ...]) -> np.ndarray:
+    """The 3×3 map of a photo of ``shape``'s points to ``np.rot90(photo, turns)``'s."""
+    to_turned = np.eye(3)
+    height, width = shape[:2]
+    for _ in range(turns % 4):  # one quarter turn counter-clockwise takes (x, y) to (y, width - 1 - x)
+        to_turned = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width - 1.0], [0.0, 0.0, 1.0]]) @ to_turned
+        height, width = width, height
+    return to_turned
+
+
 def in_photo_as_loaded(corners: np.ndarray, homography: np.ndarray, turns: int,
                        shape: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
     """A grid's outer ``corners`` and ``homography`` (photo → rectified) found in the photo turned
     upright (``np.rot90(photo, turns)``), given back in the photo as loaded (of ``shape``): the
     corners stay in the puzzle's order (its top left first, wherever that lies in the photo), so a
     solution drawn through them lies turned with the puzzle."""
-    to_turned = np.eye(3)
-    height, width = shape[:2]
-    for _ in range(turns % 4):  # one quarter turn counter-clockwise takes (x, y) to (y, width - 1 - x)
-        to_turned = np.array([[0.0, 1.0, 0.0], [-1.0, 0.0, width - 1.0], [0.0, 0.0, 1.0]]) @ to_turned
-        height, width = width, height
+    to_turned = _to_turned(turns, shape)
     points = np.c_[np.asarray(corners, dtype=np.float64), np.ones(len(corners))] @ np.linalg.inv(to_turned).T
     return points[:, :2] / points[:, 2:], np.asarray(homography, dtype=np.float64) @ to_turned
