@@ -93,6 +93,12 @@ this much under their median (see :func:`photo_even`). Replayed on the walls and
 seven sets' found grids (1,705 photos): cage partitions hand-held 565 → 566 of 566 (k3131-0220),
 hard 543 → 544 of 557 (k5252-0250), none lost; the same at 0.12, at 0.2 two hard ones lost. It
 moves the even point on 39 hand-held and 18 hard photos, on no clean one."""
+GLARE_PAPER, GLARE_ABOVE, GLARE_GROUP = 248, 8, 6
+"""An edge is under a glare when its cells' paper is at least GLARE_PAPER and GLARE_ABOVE grey
+levels brighter than the grid's median paper; at least GLARE_GROUP such edges are split on their
+own (:func:`split_glare`). Fifty-sixth round, 40 photos of seed 8383 with a lamp's glare (a bright
+spot of 110 grey levels): edges wrong 160 → 135 (GLARE_ABOVE 5 and GLARE_PAPER 245: 148; 12 and
+250: 148); on 80 of the same seed's photos as made, no edge under a glare."""
 MAX_PLAIN_CAGE, OVERSIZE_COST = 6, 2.0
 """Cages past MAX_PLAIN_CAGE cells cost OVERSIZE_COST per extra cell (printed cages rarely do)."""
 
@@ -113,11 +119,16 @@ def interior_edges(n: int) -> list[Edge]:
     return edges
 
 
-def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
-    """Ink darkness 0..1 against the local paper (grey closing wider than any wall)."""
-    gray = to_grey(rgb)
+def _paper(gray: np.ndarray, cell: float) -> np.ndarray:
+    """The paper's tone under the ink: a grey closing wider than any wall."""
     k = max(3, int(0.35 * cell) | 1)
-    paper = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+
+
+def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
+    """Ink darkness 0..1 against the local paper (:func:`_paper`, smoothed)."""
+    gray = to_grey(rgb)
+    paper = _paper(gray, cell)
     b = max(3, int(PAPER_BLUR * cell) | 1)
     paper = cv2.blur(cv2.blur(paper, (b, b)), (b, b)).astype(np.float32)  # ≈ a Gaussian, O(1) per pixel
     return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
@@ -285,11 +296,67 @@ def wall_probabilities(strengths: dict[Edge, float], border: float) -> dict[Edge
     return {e: float(1.0 / (1.0 + np.exp(-(x - thr) / scale))) for e, x in zip(edges, logs)}
 
 
+def _glare_tones(grid: GridFind) -> tuple[np.ndarray, float] | None:
+    """:func:`_paper` of the rectified grid and its median, or None when the median is within
+    GLARE_ABOVE of white (a screenshot's white page is as bright everywhere: no glare shows)."""
+    paper = _paper(to_grey(grid.rectified), (grid.lines_x[-1] - grid.lines_x[0]) / grid.size)
+    typical = float(np.median(paper))
+    return None if typical + GLARE_ABOVE > 255 else (paper, typical)
+
+
+def _glared(tones: tuple[np.ndarray, float], box: tuple[float, float, float, float]) -> bool:
+    """Whether the paper's median in ``box`` (x0, y0, x1, y1) is at least GLARE_PAPER and GLARE_ABOVE
+    grey levels brighter than the grid's median paper."""
+    paper, typical = tones
+    x0, y0, x1, y1 = box
+    tone = float(np.median(paper[int(y0):int(y1), int(x0):int(x1)]))
+    return tone >= GLARE_PAPER and tone >= typical + GLARE_ABOVE
+
+
+def glared_edges(grid: GridFind) -> list[Edge]:
+    """The interior edges of ``grid`` under a glare: the paper of their two cells together glared
+    (:func:`_glared`)."""
+    tones = _glare_tones(grid)
+    if tones is None:
+        return []
+    xs, ys = grid.lines_x, grid.lines_y
+    return [((r, c), (r2, c2)) for (r, c), (r2, c2) in interior_edges(grid.size)
+            if _glared(tones, (xs[c], ys[r], xs[c2 + 1], ys[r2 + 1]))]
+
+
+def glared_cells(grid: GridFind) -> set[Cell]:
+    """The cells of ``grid`` whose paper is under a glare (:func:`_glared`), where a label may be
+    washed out (:func:`vision.read.washed_out`)."""
+    tones = _glare_tones(grid)
+    if tones is None:
+        return set()
+    return {cell for cell in ((r, c) for r in range(grid.size) for c in range(grid.size))
+            if _glared(tones, grid.cell_box(cell))}
+
+
+def split_glare(probabilities: dict[Edge, float], strengths: dict[Edge, float],
+                glared: list[Edge]) -> dict[Edge, float]:
+    """``probabilities`` with the ``glared`` edges' taken from a split of their own strengths, when
+    there are at least GLARE_GROUP of them (and not every edge) and their log strengths fall
+    clearly into two groups (MIN_SPLIT). Under a glare the paper saturates: a wall's darkness
+    against it falls among the thin lines' elsewhere, while the thin lines there vanish."""
+    if not GLARE_GROUP <= len(glared) < len(strengths):
+        return probabilities
+    own = {e: strengths[e] for e in glared}
+    _, lo, hi = otsu_split(np.log(np.array(list(own.values())) + FLOOR * max(max(own.values()), 1e-6)))
+    if hi - lo < MIN_SPLIT:
+        return probabilities
+    return {**probabilities, **wall_probabilities(own, max(own.values()))}
+
+
 def find_walls(grid: GridFind) -> CageWalls:
     """The probability that each interior edge of ``grid`` is a cage wall. Never fails: an image
-    without visible walls gives every edge a low probability."""
+    without visible walls gives every edge a low probability. Edges under a glare are split on
+    their own (:func:`split_glare`)."""
     dark = grid_darkness(grid)
-    return CageWalls(wall_probabilities(edge_strengths(grid, dark), border_strength(grid, dark)))
+    strengths = edge_strengths(grid, dark)
+    probabilities = wall_probabilities(strengths, border_strength(grid, dark))
+    return CageWalls(split_glare(probabilities, strengths, glared_edges(grid)))
 
 
 # ---------------------------------------------------------------------------------------------
