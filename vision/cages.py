@@ -125,19 +125,31 @@ def _paper(gray: np.ndarray, cell: float) -> np.ndarray:
     return cv2.morphologyEx(gray, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
 
 
-def _darkness(rgb: np.ndarray, cell: float) -> np.ndarray:
-    """Ink darkness 0..1 against the local paper (:func:`_paper`, smoothed)."""
-    gray = to_grey(rgb)
-    paper = _paper(gray, cell)
+def _darkness(gray: np.ndarray, paper: np.ndarray, cell: float) -> np.ndarray:
+    """Ink darkness 0..1 of ``gray`` against its local ``paper`` (:func:`_paper`), smoothed."""
     b = max(3, int(PAPER_BLUR * cell) | 1)
     paper = cv2.blur(cv2.blur(paper, (b, b)), (b, b)).astype(np.float32)  # ≈ a Gaussian, O(1) per pixel
     return np.clip((paper - gray.astype(np.float32)) / np.maximum(paper, 16.0), 0.0, 1.0)
 
 
-def grid_darkness(grid: GridFind) -> np.ndarray:
-    """:func:`_darkness` of the rectified grid at its mean cell side: what the edges and the border
-    are measured in."""
-    return _darkness(grid.rectified, (grid.lines_x[-1] - grid.lines_x[0]) / grid.size)
+def _cell_side(grid: GridFind) -> float:
+    """The grid's mean cell side in the rectified image."""
+    return (grid.lines_x[-1] - grid.lines_x[0]) / grid.size
+
+
+def grid_tones(grid: GridFind) -> tuple[np.ndarray, np.ndarray]:
+    """The rectified grid in grey and its paper (:func:`_paper`) at its mean cell side: what the
+    darkness (:func:`grid_darkness`) and the glare (:func:`glared_edges`) are measured from, worked
+    out once for both by :func:`find_walls`."""
+    gray = to_grey(grid.rectified)
+    return gray, _paper(gray, _cell_side(grid))
+
+
+def grid_darkness(grid: GridFind, tones: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+    """:func:`_darkness` of the rectified grid at its mean cell side (``tones`` :func:`grid_tones`
+    when the caller has them): what the edges and the border are measured in."""
+    gray, paper = grid_tones(grid) if tones is None else tones
+    return _darkness(gray, paper, _cell_side(grid))
 
 
 def _sheared(strip: np.ndarray, slopes: tuple[float, ...]) -> np.ndarray:
@@ -296,10 +308,11 @@ def wall_probabilities(strengths: dict[Edge, float], border: float) -> dict[Edge
     return {e: float(1.0 / (1.0 + np.exp(-(x - thr) / scale))) for e, x in zip(edges, logs)}
 
 
-def _glare_tones(grid: GridFind) -> tuple[np.ndarray, float] | None:
-    """:func:`_paper` of the rectified grid and its median, or None when the median is within
-    GLARE_ABOVE of white (a screenshot's white page is as bright everywhere: no glare shows)."""
-    paper = _paper(to_grey(grid.rectified), (grid.lines_x[-1] - grid.lines_x[0]) / grid.size)
+def _glare_tones(grid: GridFind, paper: np.ndarray | None) -> tuple[np.ndarray, float] | None:
+    """The rectified grid's ``paper`` (:func:`grid_tones`, worked out when None) and its median, or
+    None when the median is within GLARE_ABOVE of white (a screenshot's white page is as bright
+    everywhere: no glare shows)."""
+    paper = grid_tones(grid)[1] if paper is None else paper
     typical = float(np.median(paper))
     return None if typical + GLARE_ABOVE > 255 else (paper, typical)
 
@@ -313,10 +326,10 @@ def _glared(tones: tuple[np.ndarray, float], box: tuple[float, float, float, flo
     return tone >= GLARE_PAPER and tone >= typical + GLARE_ABOVE
 
 
-def glared_edges(grid: GridFind) -> list[Edge]:
+def glared_edges(grid: GridFind, paper: np.ndarray | None = None) -> list[Edge]:
     """The interior edges of ``grid`` under a glare: the paper of their two cells together glared
-    (:func:`_glared`)."""
-    tones = _glare_tones(grid)
+    (:func:`_glared`); ``paper`` is :func:`grid_tones`' when the caller has it."""
+    tones = _glare_tones(grid, paper)
     if tones is None:
         return []
     xs, ys = grid.lines_x, grid.lines_y
@@ -327,7 +340,7 @@ def glared_edges(grid: GridFind) -> list[Edge]:
 def glared_cells(grid: GridFind) -> set[Cell]:
     """The cells of ``grid`` whose paper is under a glare (:func:`_glared`), where a label may be
     washed out (:func:`vision.read.washed_out`)."""
-    tones = _glare_tones(grid)
+    tones = _glare_tones(grid, None)
     if tones is None:
         return set()
     return {cell for cell in ((r, c) for r in range(grid.size) for c in range(grid.size))
@@ -353,10 +366,11 @@ def find_walls(grid: GridFind) -> CageWalls:
     """The probability that each interior edge of ``grid`` is a cage wall. Never fails: an image
     without visible walls gives every edge a low probability. Edges under a glare are split on
     their own (:func:`split_glare`)."""
-    dark = grid_darkness(grid)
+    tones = grid_tones(grid)
+    dark = grid_darkness(grid, tones)
     strengths = edge_strengths(grid, dark)
     probabilities = wall_probabilities(strengths, border_strength(grid, dark))
-    return CageWalls(split_glare(probabilities, strengths, glared_edges(grid)))
+    return CageWalls(split_glare(probabilities, strengths, glared_edges(grid, tones[1])))
 
 
 # ---------------------------------------------------------------------------------------------
