@@ -471,3 +471,16 @@ def test_a_grid_is_not_read_with_another_number_of_cells(seed, index, n, tmp_pat
     truth = json.loads(path.read_text())
     assert truth["truth"]["size"] == n
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
+
+
+def test_a_grid_in_dim_noisy_light_is_not_read_with_twice_its_cells():
+    # Hand-held web k8383-0023 (an 8×8 with big written digits) darkened to 0.35 with noise of 6
+    # levels, as a photo in dim light: the noise cut the 8×8's cells (clutter 0.13, over
+    # COARSE_CUT), so the 16×16 comb was kept though its extra lines measured 0.07 of the shared
+    # ones' — no lines there at all (NO_LINES_BETWEEN). Read as a 16×16 before.
+    from ui.corpus import make_item, plan
+
+    image, truth = make_item(plan(24, 8383)[23])
+    rng = np.random.default_rng(0)
+    dim = np.clip(image.astype(np.float32) * 0.35 + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
+    assert_found_as_true(find_grid(dim), truth, within=0.1)

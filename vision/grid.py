@@ -97,7 +97,7 @@ SHIFT_COST = 0.01
 alike, the one on the ridges wins."""
 """Most places tried for each border."""
 BETWEEN_FRACTION = 0.5
-"""See :func:`lines_between`."""
+"""See :func:`share_between`."""
 SNAP_MIN_LINES = 2
 """Fewest clear inner lines for the smooth bend of :func:`snap_lines` to be fitted."""
 SNAP_CLEAR = 0.3
@@ -174,6 +174,15 @@ COARSE_CUT = 0.3 * CLUTTER_LIMIT
 own, whatever the finer comb's extra lines measure (:func:`count_cells`). It was half CLUTTER_LIMIT:
 a web 6×6 with faint lines and heavy cage walls on every other line (hand-held k8383-0149) was read
 as a 3×3 at 0.18, its extra lines' median 0.46 of the shared ones'; real grids show 0.02-0.08."""
+NO_LINES_BETWEEN = 0.25
+"""A finer comb whose extra lines are under this share of the shared ones' (see
+:func:`share_between`) shows no lines there at all: the coarser comb is taken however its cells are
+cut (COARSE_CUT: the long lines that cut them are not where the finer comb puts its lines). A web
+8×8 with big written digits photographed in dim light (k8383-0023 darkened to 0.35 with noise of
+6 levels) was read as a 16×16: the extra lines measured 0.07–0.08 of the shared ones', but the
+noise cut the 8×8's cells at 0.13–0.14, over COARSE_CUT. The one finer grid of the sets measured
+near it showed 0.46 (k8383-0149, see COARSE_CUT); over the 2,071 photos of the seven sets as made,
+seed 7474 turned and the sweeps of the fifty-sixth round, no photo's N changes."""
 FINER_CLEAR = 2 / 3
 """A finer comb (2N cells over N) standing out less than this fraction of the coarser one's contrast
 has its extra lines measured in the coarser comb's profiles (see :func:`count_cells`): a column of
@@ -690,7 +699,7 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
     each picked from its ``options`` (see :func:`border_options`) so the comb fits best, and how
     firm its borders are (their strength over the inner lines', at most 1). A passing N that is a
     multiple of a smaller passing one must show lines between the coarser comb's (see
-    :func:`lines_between`) unless the coarser one's cells are cut by long lines (COARSE_CUT, :func:`clutter`:
+    :func:`share_between`) unless the coarser one's cells are cut by long lines (COARSE_CUT, :func:`clutter`:
     thin lines beside thick cage walls are weaker, but they are lines). ``(0, 0, 0, (), 0)`` when no N shows any contrast."""
     contrasts, spans, comb_lines = {}, {}, {}
     widened = widen(dark)
@@ -717,7 +726,8 @@ def count_cells(dark: np.ndarray, lo: int, hi: int,
             # a line OPEN_CELLS of its cell long): a grid line runs on, a column of big digits does not.
             x0, x1, y0, y1 = spans[n]
             inner = (_inner_lines(cols[m - MIN_N], x0, x1, n), _inner_lines(rows[m - MIN_N], y0, y1, n))
-        if not lines_between(inner, n // m) and clutter(widened, lo, hi, spans[m], m) < COARSE_CUT:
+        share = share_between(inner, n // m)
+        if share < BETWEEN_FRACTION and (share < NO_LINES_BETWEEN or clutter(widened, lo, hi, spans[m], m) < COARSE_CUT):
             n = m  # the finer comb's extra lines are digit strokes, not lines
     return n, float(best), contrasts[n], spans[n], firmness(*comb_lines[n])
 
@@ -740,15 +750,16 @@ def firmness(col_lines: np.ndarray, row_lines: np.ndarray) -> float:
     return float(np.clip(borders.mean() / max(float(np.median(inner)), 1e-3), 0.0, 1.0))
 
 
-def lines_between(inner: tuple[np.ndarray, np.ndarray], k: int) -> bool:
-    """True if a comb's lines that a ``k`` times coarser comb lacks (inner lines of both axes, see
-    :func:`count_cells`) are lines too: their median at least ``BETWEEN_FRACTION`` of the shared
-    ones'. A grid of 2N read over a grid of N puts its extra lines on the big digits' strokes."""
+def share_between(inner: tuple[np.ndarray, np.ndarray], k: int) -> float:
+    """How strong a comb's lines that a ``k`` times coarser comb lacks (inner lines of both axes,
+    see :func:`count_cells`) are: their median over the median of the lines both share. They are
+    lines too at ``BETWEEN_FRACTION`` or more; a grid of 2N read over a grid of N puts its extra
+    lines on the big digits' strokes."""
     shared, extra = [], []
     for values in inner:
         for i, v in enumerate(values, start=1):
             (shared if i % k == 0 else extra).append(v)
-    return float(np.median(extra)) >= BETWEEN_FRACTION * float(np.median(shared))
+    return float(np.median(extra)) / max(float(np.median(shared)), 1e-6)
 
 
 def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> tuple[np.ndarray | None, float]:
