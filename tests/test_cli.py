@@ -209,3 +209,26 @@ def test_explain_and_grade_take_a_photo_and_say_how_far_to_trust_it(capsys):
         puzzle = Puzzle(4, (), True, None)
     obj, text = _trusted(Loaded("p.jpg", None, None, Unsure()), {"level": 2}, "p.jpg: 2 medium")
     assert obj == {"level": 2, "read_confident": False} and "1 clue(s) changed by the solver" in text
+
+
+def test_a_conflict_not_narrowed_down_says_so(capsys, tmp_path, monkeypatch):
+    import solver.engine as engine
+    monkeypatch.setattr(engine, "SHRINK_CONFLICTS", 0)
+    none = tmp_path / "none.txt"
+    none.write_text("a b c\nd e f\ng h i\na 1 b 1 c 2 d 2 e 3 f 1 g 3 h 2 i 3\n")
+    code, out, _ = run(capsys, "solve", str(none))
+    assert code == 1 and "no solution" in out and "some of these may hold" in out
+    code, out, _ = run(capsys, "solve", "--json", str(none))
+    assert json.loads(out)["conflict"]["minimal"] is False
+
+
+def test_ctrl_c_while_the_sat_solver_runs_is_one_line_not_a_traceback(capsys, monkeypatch):
+    # PySAT's C solvers catch Ctrl-C themselves and raise their own error, not KeyboardInterrupt.
+    import pysolvers
+    import ui.cli as cli
+
+    def interrupted(*args, **kwargs):
+        raise pysolvers.error("Caught keyboard interrupt")
+    monkeypatch.setattr(cli, "solve", interrupted)
+    code, out, err = run(capsys, "solve", SAMPLE)
+    assert code == 130 and err.strip() == "kensnap: interrupted" and "Traceback" not in err

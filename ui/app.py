@@ -22,6 +22,7 @@ from solver.check import check
 from ui import app_hints, app_inputs, app_models, app_state, app_view
 from ui.app_state import CorrectionError, Draft
 from ui.render import MARK_WRONG
+from ui.text_view import conflict_text
 from vision.helper import start as start_helper
 from vision.read import SURE_ENTRY
 
@@ -415,7 +416,7 @@ def check_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
         return
     if verdict.status == "none":
         st.error("The puzzle itself has no solution, so no digit can be judged: fix the clues first ("
-                 + "; ".join(verdict.conflict.names if verdict.conflict else ()) + ").")
+                 + conflict_text(verdict.conflict, "") + ").")
         return
     right = verdict.filled - len(verdict.wrong)
     wrong = ", ".join(cell_name(cell) for cell in verdict.wrong)
@@ -426,7 +427,7 @@ def check_view(draft: Draft, loaded, analysis: app_view.Analysis) -> None:
     if verdict.completable:
         st.success("The grid can still be completed from here.")
     else:
-        names = "; ".join(verdict.conflict.names) if verdict.conflict else ""
+        names = conflict_text(verdict.conflict, "")
         st.warning(f"The grid cannot be completed as it is: {names}.")
     for clash in verdict.clashes:
         st.warning(f"Repeated: {clash}.")

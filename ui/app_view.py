@@ -21,6 +21,7 @@ from solver.puzzle import Cell, Grid
 
 from .app_state import Draft, clue_text
 from .render import MARK_RIGHT, MARK_WRONG, PEN_BLUE, draw_board, draw_solution
+from .text_view import conflict_text
 
 DOUBT = (245, 150, 0)
 CHANGED = (125, 60, 225)
@@ -209,7 +210,7 @@ def status_message(analysis: Analysis, reading, solving: bool = True) -> tuple[s
         more = "…" if len(result.differ) > 12 else ""
         return "warning", (f"Several solutions: two of them differ in {len(result.differ)} cells ({where}{more}). "
                            "A real puzzle has one, so a clue or a cage wall is probably misread near them.")
-    names = "; ".join(result.conflict.names) if result.conflict else "?"
+    names = conflict_text(result.conflict)
     return "error", (f"No solution: these cannot all hold together — {names}. One of them is probably misread: "
                      "compare them with the puzzle and fix it below.")
 

@@ -123,7 +123,8 @@ def cmd_solve(args) -> int:
             obj["other"] = _grid_json(result.other)
             obj["differ"] = [list(c) for c in result.differ]
         if result.conflict:
-            obj["conflict"] = {"cages": list(result.conflict.cages), "names": list(result.conflict.names)}
+            obj["conflict"] = {"cages": list(result.conflict.cages), "names": list(result.conflict.names),
+                               "minimal": result.conflict.minimal}
         if result.warnings:
             obj["warnings"] = list(result.warnings)
         _emit(args, obj, text_view.solve_report(item.label, item.puzzle, result))
@@ -194,8 +195,9 @@ def _solve_kakuro(args, item: Loaded) -> int:
                 f"{format_kakuro_text(item.puzzle, result.solution)}\n"
                 f"{format_kakuro_text(item.puzzle, result.other).rstrip()}")
     else:
-        obj["conflict"] = {"runs": list(result.conflict.cages), "names": list(result.conflict.names)}
-        text = f"{head}no solution: these cannot hold together: {'; '.join(result.conflict.names)}{notes}"
+        obj["conflict"] = {"runs": list(result.conflict.cages), "names": list(result.conflict.names),
+                           "minimal": result.conflict.minimal}
+        text = f"{head}no solution: these cannot hold together: {text_view.conflict_text(result.conflict)}{notes}"
     if result.warnings:
         obj["warnings"] = list(result.warnings)
     _emit(args, obj, text)
@@ -210,7 +212,7 @@ def _check_json(label: str, result, kakuro: bool = False) -> dict:
     if result.conflict:
         obj["conflict"] = {"runs" if kakuro else "cages": list(result.conflict.cages),
                            "entries": [list(c) for c in result.conflict.entries],
-                           "names": list(result.conflict.names)}
+                           "names": list(result.conflict.names), "minimal": result.conflict.minimal}
     return obj
 
 
@@ -946,6 +948,17 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return OK
+    except Exception as err:
+        if not _sat_interrupted(err):
+            raise
+        print("kensnap: interrupted", file=sys.stderr)
+        return 130
+
+
+def _sat_interrupted(err: Exception) -> bool:
+    """Whether ``err`` is PySAT's answer to Ctrl-C while its solver ran: its C solvers catch the
+    signal themselves and raise their module's own error, not KeyboardInterrupt."""
+    return type(err).__module__ == "pysolvers" and "interrupt" in str(err).lower()
 
 
 if __name__ == "__main__":

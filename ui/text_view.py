@@ -3,7 +3,17 @@ from __future__ import annotations
 
 from solver import Puzzle, Result
 from solver.check import CheckResult
+from solver.engine import Conflict
 from solver.puzzle import Grid, cell_name, digit_text
+
+
+def conflict_text(conflict: Conflict | None, missing: str = "?") -> str:
+    """A conflict's cages and entries in words (``missing`` when there is none); one the solver did
+    not narrow down to a minimal set says that some of them may hold."""
+    if conflict is None:
+        return missing
+    names = "; ".join(conflict.names)
+    return names if conflict.minimal else f"{names} (not narrowed down further, it took too long: some of these may hold)"
 
 
 def grid_text(puzzle: Puzzle, grid: Grid, mark: set | frozenset = frozenset()) -> str:
@@ -39,7 +49,7 @@ def solve_report(label: str, puzzle: Puzzle, result: Result) -> str:
         return (f"{head}several solutions; two of them differ in {cells} (marked){notes}\n"
                 f"{grid_text(puzzle, result.solution, set(result.differ))}\n"
                 f"{grid_text(puzzle, result.other, set(result.differ))}")
-    names = "; ".join(result.conflict.names) if result.conflict else "?"
+    names = conflict_text(result.conflict)
     return f"{head}no solution: these cannot hold together: {names}{notes}"
 
 
@@ -49,7 +59,7 @@ def check_report(label: str, result: CheckResult, cells: int | None = None, as_r
     solution was more likely misread)."""
     lines = [f"{label}: {result.filled}{f' of {cells}' if cells else ''} digit(s) written"]
     if result.status == "none":
-        names = "; ".join(result.conflict.names) if result.conflict else "?"
+        names = conflict_text(result.conflict)
         if as_read:
             return "\n".join(lines + [f"the puzzle as read has no solution, so its digits cannot be checked "
                                       f"(a clue or wall was probably misread): {names}"])
@@ -66,7 +76,7 @@ def check_report(label: str, result: CheckResult, cells: int | None = None, as_r
     elif result.completable:
         lines.append("the grid can still be completed")
     else:
-        names = "; ".join(result.conflict.names) if result.conflict else ""
+        names = conflict_text(result.conflict, "")
         lines.append(f"the grid cannot be completed as written; in conflict: {names}")
     return "\n".join(lines)
 
