@@ -484,3 +484,31 @@ def test_a_grid_in_dim_noisy_light_is_not_read_with_twice_its_cells():
     rng = np.random.default_rng(0)
     dim = np.clip(image.astype(np.float32) * 0.35 + rng.normal(0, 6, image.shape), 0, 255).astype(np.uint8)
     assert_found_as_true(find_grid(dim), truth, within=0.1)
+
+
+def _framed(image: np.ndarray, corners, at: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+    """``image`` set in a plain, faintly noisy frame 3.3 times as wide and tall, its top left ``at``
+    shares of the room around it; and ``corners`` moved with it."""
+    rng = np.random.default_rng(1)
+    h, w = image.shape[:2]
+    big = np.full((int(h * 3.3), int(w * 3.3), 3), (130, 110, 90), np.uint8)
+    big += rng.integers(0, 20, big.shape, dtype=np.uint8)
+    y, x = int(at[0] * (big.shape[0] - h)), int(at[1] * (big.shape[1] - w))
+    big[y:y + h, x:x + w] = image
+    return big, np.asarray(corners, float) + (x, y)
+
+
+@pytest.mark.parametrize("seed, index, at", [(7474, 73, (0.5, 0.9)), (6161, 38, (0.5, 0.5)), (8383, 11, (0.5, 0.3))])
+def test_a_puzzle_small_in_a_big_photo_is_found_with_its_cells_and_corners(seed, index, at):
+    # Clean k7474-0073 (an app's 7×7) small in a plain frame: the frame, with the photo's edges in
+    # it, passed for a tidy 3×3 and outscored the clear 7×7 inside it by its size (CLEARER_FAR).
+    # Hand-held k6161-0038 (a 9×9): the frame as a 3×3 stood out more than the 9×9 inside it, which
+    # fits in one of its cells (IN_A_CELL: no puzzle's cell holds a grid).
+    # Clean k8383-0011 (an app's 6×6 above its keypad): in the working copy, shrunk to a third, the
+    # grid's outline ran into the keys below and its bottom border was put on theirs, a cell and a
+    # half low; found again zoomed in on it, it is exact (ZOOM_CELL).
+    from ui.corpus import make_item, plan
+
+    image, truth = make_item(plan(index + 1, seed)[index])
+    big, corners = _framed(image, truth["corners"], at)
+    assert_found_as_true(find_grid(big), {**truth, "corners": corners.tolist()}, within=0.1)
