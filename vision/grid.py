@@ -986,8 +986,10 @@ def _cell_centres(dark: np.ndarray, span: tuple[float, float, float, float], n: 
 
 def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
     """The best probe and notes for people. A far clearer and tidier grid inside the best-scoring
-    one is taken instead (CLEARER_INNER). Among grids of similar score and size that do not
-    overlap (a puzzle beside its solved copy) the one with the least ink in its cell centres wins."""
+    one is taken instead (CLEARER_INNER), or a clearer still and about as tidy one (CLEARER_FAR),
+    and then a grid that fits in one of the chosen grid's cells (IN_A_CELL). Among grids of similar
+    score and size that do not overlap (a puzzle beside its solved copy) the one with the least ink
+    in its cell centres wins."""
     best = max(probes, key=lambda p: p.score)
     inner = [p for p in probes if _inside(p.corners, best.corners) and (
              p.contrast >= CLEARER_INNER * best.contrast and p.tidy >= CLEARER_INNER * best.tidy
@@ -1319,9 +1321,8 @@ def _zoomed_in(search: _Search, best: Probe, corners: np.ndarray) -> tuple[np.nd
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
     """Intersection over union of two convex quads."""
-    a32, b32 = a.astype(np.float32), b.astype(np.float32)
-    shared, _ = cv2.intersectConvexConvex(a32, b32)
-    union = cv2.contourArea(a32) + cv2.contourArea(b32) - shared
+    shared, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = _area(a) + _area(b) - shared
     return float(shared / union) if union > 0 else 0.0
 
 
