@@ -498,17 +498,21 @@ def _framed(image: np.ndarray, corners, at: tuple[float, float]) -> tuple[np.nda
     return big, np.asarray(corners, float) + (x, y)
 
 
-@pytest.mark.parametrize("seed, index, at", [(7474, 73, (0.5, 0.9)), (6161, 38, (0.5, 0.5)), (8383, 11, (0.5, 0.3))])
-def test_a_puzzle_small_in_a_big_photo_is_found_with_its_cells_and_corners(seed, index, at):
+@pytest.mark.parametrize("seed, index, at, within", [(7474, 73, (0.5, 0.9), 0.1), (6161, 38, (0.5, 0.5), 0.1),
+                                                      (8383, 11, (0.5, 0.3), 0.1), (6161, 2, (0.4, 0.6), 0.2)])
+def test_a_puzzle_small_in_a_big_photo_is_found_with_its_cells_and_corners(seed, index, at, within):
     # Clean k7474-0073 (an app's 7×7) small in a plain frame: the frame, with the photo's edges in
     # it, passed for a tidy 3×3 and outscored the clear 7×7 inside it by its size (CLEARER_FAR).
     # Hand-held k6161-0038 (a 9×9): the frame as a 3×3 stood out more than the 9×9 inside it, which
     # fits in one of its cells (IN_A_CELL: no puzzle's cell holds a grid).
     # Clean k8383-0011 (an app's 6×6 above its keypad): in the working copy, shrunk to a third, the
     # grid's outline ran into the keys below and its bottom border was put on theirs, a cell and a
-    # half low; found again zoomed in on it, it is exact (ZOOM_CELL).
+    # half low; found again zoomed in on it, it is exact (ZOOM_CELL). Clean k6161-0002 (a 9×9): no
+    # outline of it was found in that copy, only a 3×3 over it of 46-px cells; zoomed in on that,
+    # as it is small (ZOOM_SIDE), the 9×9 shows, its corners within 0.15 of a cell (the lines are
+    # snapped to after; the sweep's such photo read exact and confident).
     from ui.corpus import make_item, plan
 
     image, truth = make_item(plan(index + 1, seed)[index])
     big, corners = _framed(image, truth["corners"], at)
-    assert_found_as_true(find_grid(big), {**truth, "corners": corners.tolist()}, within=0.1)
+    assert_found_as_true(find_grid(big), {**truth, "corners": corners.tolist()}, within=within)

@@ -142,6 +142,11 @@ frame (where it was chosen, fifty-seventh round): 7 grids read as the frame's 3�
 a 9×9 at contrast 0.086 inside a 3×3 frame at 0.146) found with their N; over 2,459 other photos
 (the seven sets, seed 7474 turned and small, realdev, the sweeps) no grid's N or corners change."""
 ZOOM_CELL, ZOOM_MARGIN, ZOOM_CROP, ZOOM_SAME = 40.0, 0.35, 0.5, 0.5
+ZOOM_SIDE = 200.0
+"""A grid found in such a copy under ZOOM_SIDE pixels a side is looked for again zoomed in too,
+whatever its cells: clean k6161-0002 set small in a frame (a 9×9 of 19-px cells there) had no outline
+of its own found, only a 3×3 over it (cells of 46 px); zoomed in, the 9×9 shows. Over the same 466
+photos no other grid changes."""
 """A grid found in a working copy shrunk from the photo, with cells under ZOOM_CELL pixels there, is
 looked for again in a crop of the photo around it (ZOOM_MARGIN of its side on each side, at most
 ZOOM_CROP of the photo), at the crop's own finer working copy; that grid is taken when it covers
@@ -1298,9 +1303,9 @@ def _in_image(search: _Search, corners: np.ndarray) -> np.ndarray:
 def _zoomed_in(search: _Search, best: Probe, corners: np.ndarray) -> tuple[np.ndarray, Probe, bool] | None:
     """``(corners, probe, flattened)`` of the grid found again in a crop of the image around
     ``corners`` (ZOOM_MARGIN of its side on each side), when ``best`` was found in a working copy
-    shrunk from the image with cells under ZOOM_CELL pixels there and the crop's grid covers much
-    the same place (ZOOM_SAME); else None. See ZOOM_CELL."""
-    if search.scale >= 1.0 or _cell_side(best) >= ZOOM_CELL:
+    shrunk from the image with cells under ZOOM_CELL pixels there (or its side under ZOOM_SIDE) and
+    the crop's grid covers much the same place (ZOOM_SAME); else None. See ZOOM_CELL."""
+    if search.scale >= 1.0 or (_cell_side(best) >= ZOOM_CELL and _cell_side(best) * best.size >= ZOOM_SIDE):
         return None
     image = search.image
     low, high = corners.min(axis=0), corners.max(axis=0)
