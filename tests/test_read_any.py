@@ -189,7 +189,9 @@ def test_a_blank_sudoku_beside_a_kakuro_is_no_confident_kenken(tmp_path):
     corners read as labels "11" and "1" without operators. "1" on three cells only a Calcudoku's
     − or ÷ can make, so those rules were assumed, and the made-up 3×3 had one solution: it was
     returned as confident before the Kakuro was looked for. Rules assumed are a guess: the
-    KenKen is not confident, the Kakuro is looked for and read."""
+    KenKen is not confident, the Kakuro is looked for and read. (Since the fifty-seventh round the
+    finder, zoomed in on that small 3×3, sees the Sudoku's 9×9, which has no reading with one
+    solution: not confident either.)"""
     import json
     from ui.corpus import write_item
     from ui.corpus_kakuro import plan_kakuro
@@ -200,8 +202,8 @@ def test_a_blank_sudoku_beside_a_kakuro_is_no_confident_kenken(tmp_path):
     path = write_item(spec, tmp_path, make=make_kakuro_item)
     image, truth = load_image(path.with_suffix(".jpg")), json.loads(path.with_suffix(".json").read_text())
     kenken = read(image)
-    assert kenken.puzzle.size == 3 and kenken.status == "unique"
-    assert not kenken.confident and RULES_ASSUMED in kenken.notes
+    assert kenken.puzzle.size in (3, 9) and not kenken.confident
+    assert kenken.puzzle.size == 9 or RULES_ASSUMED in kenken.notes
     reading = read_any(image)
     assert isinstance(reading, KakuroReading)
     assert reading.puzzle.grid == kakuro_from_json(truth["truth"]).grid
