@@ -191,11 +191,10 @@ class Engine:
         """Whether the formula holds under ``assumptions``, within the conflict budget if any."""
         if self.conflicts is None:
             return bool(self.solver.solve(assumptions=assumptions))
-        self.solver.conf_budget(self.conflicts)
-        answer = self.solver.solve_limited(assumptions=assumptions)
+        answer = self._sat_within(assumptions, self.conflicts)
         if answer is None:
             raise Undecided(f"the solver could not settle it within {self.conflicts} conflicts")
-        return bool(answer)
+        return answer
 
     def _sat_within(self, assumptions: list[int], conflicts: int) -> bool | None:
         """Whether the formula holds under ``assumptions``; None when the SAT solver could not tell

@@ -139,8 +139,8 @@ def _cell_side(grid: GridFind) -> float:
 
 def grid_tones(grid: GridFind) -> tuple[np.ndarray, np.ndarray]:
     """The rectified grid in grey and its paper (:func:`_paper`) at its mean cell side: what the
-    darkness (:func:`grid_darkness`) and the glare (:func:`glared_edges`) are measured from, worked
-    out once for both by :func:`find_walls`."""
+    darkness (:func:`grid_darkness`) and the glare (:func:`glared_edges`, :func:`glared_cells`) are
+    measured from, worked out once for them all by the reader."""
     gray = to_grey(grid.rectified)
     return gray, _paper(gray, _cell_side(grid))
 
@@ -337,14 +337,14 @@ def glared_edges(grid: GridFind, paper: np.ndarray | None = None) -> list[Edge]:
             if _glared(tones, (xs[c], ys[r], xs[c2 + 1], ys[r2 + 1]))]
 
 
-def glared_cells(grid: GridFind) -> set[Cell]:
+def glared_cells(grid: GridFind, paper: np.ndarray | None = None) -> set[Cell]:
     """The cells of ``grid`` whose paper is under a glare (:func:`_glared`), where a label may be
-    washed out (:func:`vision.read.washed_out`)."""
-    tones = _glare_tones(grid, None)
+    washed out (:func:`vision.read.washed_out`); ``paper`` is :func:`grid_tones`' when the caller
+    has it."""
+    tones = _glare_tones(grid, paper)
     if tones is None:
         return set()
-    return {cell for cell in ((r, c) for r in range(grid.size) for c in range(grid.size))
-            if _glared(tones, grid.cell_box(cell))}
+    return {(r, c) for r in range(grid.size) for c in range(grid.size) if _glared(tones, grid.cell_box((r, c)))}
 
 
 def split_glare(probabilities: dict[Edge, float], strengths: dict[Edge, float],
@@ -362,11 +362,11 @@ def split_glare(probabilities: dict[Edge, float], strengths: dict[Edge, float],
     return {**probabilities, **wall_probabilities(own, max(own.values()))}
 
 
-def find_walls(grid: GridFind) -> CageWalls:
+def find_walls(grid: GridFind, tones: tuple[np.ndarray, np.ndarray] | None = None) -> CageWalls:
     """The probability that each interior edge of ``grid`` is a cage wall. Never fails: an image
     without visible walls gives every edge a low probability. Edges under a glare are split on
-    their own (:func:`split_glare`)."""
-    tones = grid_tones(grid)
+    their own (:func:`split_glare`). ``tones``: :func:`grid_tones`' when the caller has them."""
+    tones = grid_tones(grid) if tones is None else tones
     dark = grid_darkness(grid, tones)
     strengths = edge_strengths(grid, dark)
     probabilities = wall_probabilities(strengths, border_strength(grid, dark))

@@ -1305,7 +1305,8 @@ def _zoomed_in(search: _Search, best: Probe, corners: np.ndarray) -> tuple[np.nd
     ``corners`` (ZOOM_MARGIN of its side on each side), when ``best`` was found in a working copy
     shrunk from the image with cells under ZOOM_CELL pixels there (or its side under ZOOM_SIDE) and
     the crop's grid covers much the same place (ZOOM_SAME); else None. See ZOOM_CELL."""
-    if search.scale >= 1.0 or (_cell_side(best) >= ZOOM_CELL and _cell_side(best) * best.size >= ZOOM_SIDE):
+    side = float(_sides(best.corners).mean())
+    if search.scale >= 1.0 or (side / best.size >= ZOOM_CELL and side >= ZOOM_SIDE):
         return None
     image = search.image
     low, high = corners.min(axis=0), corners.max(axis=0)

@@ -147,7 +147,8 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
     :func:`_upright`), its stages timed into ``seconds``."""
     clock = lambda stage: timed_stage(seconds, stage)
     with clock("cages"):
-        walls = cage_stage.find_walls(grid)
+        tones = cage_stage.grid_tones(grid)
+        walls = cage_stage.find_walls(grid, tones)
         presence = clue_stage.clue_presence(grid)
         walls = cage_stage.settle(grid, walls, presence)
         cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
@@ -173,7 +174,7 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
     label_px = None if confident and settled.puzzle.operators_shown else clue_stage.labels_px(grid, anchors)
     if confident and label_px is not None and label_px < NO_OPS_SURE_PX:
         confident = False  # printed without operators, labels too small: see NO_OPS_SURE_PX
-    washed = washed_out(grid, readings, anchors) if confident else ()
+    washed = washed_out(grid, readings, anchors, tones[1]) if confident else ()
     confident = confident and not washed
     advice = () if confident else retake_advice(label_px)
     advice += (f"a glare washes out part of the grid: the clue label{'s' if len(washed) > 1 else ''} at "
@@ -233,10 +234,12 @@ solution, another one); at 0.7 it and two right ones (0.59, 0.63) are not confid
 right one read its label at 0.77. Of the 1,710 photos of seven generated sets as made, none changes."""
 
 
-def washed_out(grid: GridFind, readings: dict[Cell, ClueReading], anchors: list[Cell]) -> tuple[Cell, ...]:
+def washed_out(grid: GridFind, readings: dict[Cell, ClueReading], anchors: list[Cell],
+               paper: np.ndarray | None = None) -> tuple[Cell, ...]:
     """The cages' first cells (``anchors``) under a glare whose label was read with a probability
-    under WASHED_SURE, in reading order."""
-    glared = cage_stage.glared_cells(grid)
+    under WASHED_SURE, in reading order (``paper``: :func:`vision.cages.grid_tones`' when the caller
+    has it)."""
+    glared = cage_stage.glared_cells(grid, paper)
     return tuple(sorted(cell for cell in anchors if cell in glared and readings.get(cell) is not None
                         and readings[cell].best and readings[cell].best[2] < WASHED_SURE))
 
