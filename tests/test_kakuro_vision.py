@@ -345,11 +345,11 @@ def _tuning_photo(spec, folder, make=make_kakuro_item) -> np.ndarray:
     return load_image(path.with_suffix(".jpg"))
 
 
-def _held_out_grid(index: int, folder, seed: int = 2026) -> tuple[KakuroGridFind, np.ndarray]:
+def _held_out_grid(index: int, folder, seed: int = 2026, count: int = 180) -> tuple[KakuroGridFind, np.ndarray]:
     """What the Kakuro finder finds in held-out photo ``index`` of `kensnap corpus --kakuro --count
-    180 --seed SEED`, and the photo's true corners."""
+    COUNT --seed SEED`, and the photo's true corners."""
     from ui.corpus_kakuro import plan_kakuro
-    spec = plan_kakuro(180, seed)[index]
+    spec = plan_kakuro(count, seed)[index]
     image = _tuning_photo(spec, folder)
     truth = json.loads((folder / f"{spec.id}.json").read_text())
     return find_kakuro_grid(image), np.array(truth["corners"])
@@ -457,6 +457,15 @@ def test_the_lattice_gets_the_lines_of_cells_it_missed_and_loses_a_frame_taken_f
     found, corners = _held_out_grid(index, tmp_path, seed=seed)
     assert (found.rows, found.cols) == size
     assert np.abs(found.corners - corners).max() < 0.6 * np.linalg.norm(corners[1] - corners[0]) / size[1]
+
+
+def test_the_grid_round_the_lit_part_a_hard_shadow_leaves_is_taken(tmp_path):
+    # kk5757-0032 (web, hand-held): a shadow's hard edge runs down the grid; its lit part (10×6,
+    # its first column holding white cells) stood out more clearly than the whole 10×11, whose
+    # lattice holds it as its last six columns (vision.kakuro_grid._whole).
+    found, corners = _held_out_grid(32, tmp_path, seed=5757, count=90)
+    assert (found.rows, found.cols) == (10, 11)
+    assert np.abs(found.corners - corners).max() < 0.3 * np.linalg.norm(corners[1] - corners[0]) / 11
 
 
 @pytest.mark.parametrize("seed, index, size", [(5858, 68, (9, 9)), (5858, 134, (10, 9)), (3131, 97, (8, 7)),
@@ -901,3 +910,4 @@ def test_a_half_whose_tails_leave_its_figures_tone_in_doubt_takes_the_grids():
     diagonal = {cell: 5.0 for cell in patches} | {(0, 4): 0.2}
     assert figure_tone(patches, diagonal) is False
     assert figure_tone({(0, 4): patches[(0, 4)]}, {(0, 4): 0.2}) is None
+

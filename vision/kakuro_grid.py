@@ -34,7 +34,9 @@ The algorithm, one function per step:
    CLEARER times more clearly than the first (a lesser gain is mostly the same lattice a pixel or
    two over, and read about as often better as worse). A candidate a few degrees off the
    grid's own outline (an app's panel with its keypad, a shadow's edge) smears each boundary over
-   several columns of the profile, and the lattice is miscounted or not found at all.
+   several columns of the profile, and the lattice is miscounted or not found at all. A part of the
+   grid a shadow leaves lit can win; a candidate whose lattice holds the winner's as a part, with
+   the grid's lines running on at its left or top, is taken instead (:func:`_whole`).
 4. :func:`fitted_lines` fits the chosen lattice's count of lines to the grid's: a last row or
    column no boundary crosses (an app's light frame) is taken off, and a line the candidate cut off
    (a shadow's edge across the grid) is added where one more line of the grid's cells shows beyond
@@ -171,6 +173,9 @@ TRIM_SHARE, TRIM_CLEARER, TRIM_FLOOR = 0.5, 5.0, 0.1
 at its right (bottom) when boundaries cross each of them less than TRIM_FLOOR and cross the line
 before them TRIM_CLEARER times more strongly than any of them (a candidate run on over the page in
 a shadow beside the grid; see :func:`_uncrossed`)."""
+WHOLE_SNAP, WHOLE_CONTRAST = 0.25, 0.5
+"""A lattice that holds the chosen one as a part (:func:`_whole`) has points within WHOLE_SNAP of a
+cell of the chosen one's corners, and shows its own WHOLE_CONTRAST as clearly at least."""
 FIT_STEPS, FIT_ROUNDS, FIT_MOST, FIT_SAMPLES, FIT_LEAST, FIT_CAP = (2.0, 1.0, 0.5), 8, 0.5, 6, 0.25, 90
 """See :func:`lattice_fitted`."""
 FAINT = 0.15
@@ -861,7 +866,7 @@ def _found(image: np.ndarray, kenken: tuple[GridFind, ...] | None, keypad: bool)
     turns = _chosen(turned)[1].turns if turned and (not found or _chosen(found + turned)[1].turns) else 0
     if not found:
         return None, turns
-    quad, best = _chosen(found)
+    quad, best = _whole(levels, found, _chosen(found))
     if (again := probed([aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
         best = again[0][1]  # a far clearer lattice (a smaller gain is mostly an outline a pixel over)
     if (fitted := fitted_lines(gray, best, keypad)) is not best:
@@ -1117,6 +1122,15 @@ class _Beyond:
     crossing: tuple[float, float]
     clued: float
 
+    def crossed(self) -> bool:
+        """A boundary one cell on and none half a cell on, and boundaries crossing the next line as
+        they cross the lattice's last (see :meth:`shows_next`): the grid's lines run on there."""
+        beyond = self.teeth[-1]
+        if beyond < EXTEND_EDGE * float(np.median(self.teeth[:-1])) or self.half > EXTEND_HALF * beyond:
+            return False
+        last, new = self.crossing
+        return last >= EXTEND_FLOOR and new >= max(EXTEND_CROSSED, EXTEND_CROSSING * last)
+
     def shows_next(self, side: str) -> bool:
         """One more line of the grid's cells lies beyond: a boundary one cell on (EXTEND_EDGE of the
         lattice's last ones) and none half a cell on (EXTEND_HALF of that); at the left or the top,
@@ -1125,13 +1139,12 @@ class _Beyond:
         begins with a clue);
         at the right or the bottom, boundaries crossing both lines (a frame's, a keypad's or the
         page's do not line up with the grid's columns), and not only light cells in the next."""
-        beyond = self.teeth[-1]
-        if beyond < EXTEND_EDGE * float(np.median(self.teeth[:-1])) or self.half > EXTEND_HALF * beyond:
-            return False
         if side in ("left", "top"):
+            beyond = self.teeth[-1]
+            if beyond < EXTEND_EDGE * float(np.median(self.teeth[:-1])) or self.half > EXTEND_HALF * beyond:
+                return False
             return self.light[0].mean() >= EXTEND_LIGHT_SHARE and self.clued >= EXTEND_CLUED
-        last, new = self.crossing
-        return not self.light[1].all() and last >= EXTEND_FLOOR and new >= max(EXTEND_CROSSED, EXTEND_CROSSING * last)
+        return not self.light[1].all() and self.crossed()
 
     @staticmethod
     def look(gray: np.ndarray, found: Probe, counts: dict[str, int], side: str) -> "_Beyond | None":
@@ -1241,6 +1254,44 @@ def _chosen(found: list[tuple[np.ndarray, Probe]]) -> tuple[np.ndarray, Probe]:
     best = max(found, key=lambda f: f[1].score)
     clearer = [f for f in found if f[1].contrast >= CLEARER * best[1].contrast]
     return max(clearer, key=lambda f: f[1].score) if clearer else best
+
+
+def _whole(levels: list[np.ndarray], found: list[tuple[np.ndarray, Probe]],
+           best: tuple[np.ndarray, Probe]) -> tuple[np.ndarray, Probe]:
+    """The largest of ``found`` whose lattice holds ``best``'s as a part of it that does not begin
+    at its top left: ``best``'s corners within WHOLE_SNAP of a cell of its lattice's points, its
+    rows and columns a block of them, and lines of it before them at the left or the top, where the
+    photo shows the grid's lines running on from ``best``'s (:meth:`_Beyond.crossed`); and that
+    shows its lattice at least WHOLE_CONTRAST as clearly. ``best`` when none does.
+
+    A hard shadow across a Kakuro leaves its lit part the clearer lattice, and a part of a Kakuro
+    that begins with a clue row and column passes for one; the grid round it, found as well, is
+    the puzzle (hand-held kk5757-0032: 10×6 of a 10×11 taken, the outline of the whole at 0.68 of
+    its contrast). A lattice over the whole photo whose cells happen to be the grid's size, or
+    one with an app's light frame for a column, holds the grid too: no lines cross what it adds.
+    Lines beyond the right or the bottom are not taken so: there an app's keypad lines up with the
+    grid's columns, and :func:`fitted_lines` looks at what lies beyond."""
+    probe, wholes = best[1], []
+    for outer in found:
+        around = outer[1]
+        if around.rows < probe.rows or around.cols < probe.cols or (around.rows, around.cols) == (probe.rows, probe.cols) \
+                or around.contrast < WHOLE_CONTRAST * probe.contrast:
+            continue
+        at = cv2.perspectiveTransform(np.float64(probe.corners).reshape(1, 4, 2), np.linalg.inv(_lattice_map(around)))[0]
+        points = np.round(at)
+        if np.abs(at - points).max() <= WHOLE_SNAP and points.min() >= 0 and (points[:, 0] <= around.cols).all() \
+                and (points[:, 1] <= around.rows).all() and points[1, 0] - points[0, 0] == probe.cols \
+                and points[3, 1] - points[0, 1] == probe.rows and _lines_run_on(levels[0], probe, points[0]):
+            wholes.append(outer)
+    return max(wholes, key=lambda f: f[1].rows * f[1].cols) if wholes else best
+
+
+def _lines_run_on(gray: np.ndarray, probe: Probe, start: np.ndarray) -> bool:
+    """Whether the grid's lines run on beyond ``probe``'s lattice at its left (when ``start``, the
+    lattice's top left in a larger one, has columns before it) or at its top (rows above it)."""
+    unchanged = {"right": 0, "left": 0, "bottom": 0, "top": 0}
+    return any(before > 0 and (look := _Beyond.look(gray, probe, unchanged, side)) is not None and look.crossed()
+               for before, side in zip(start, ("left", "top")))
 
 
 def _kenken_grid(image: np.ndarray) -> tuple[GridFind, ...]:
