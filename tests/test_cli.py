@@ -132,6 +132,7 @@ def test_read_reports_bad_images_and_no_puzzle_with_exit_2(capsys, tmp_path):
     lines = [json.loads(line) for line in out.splitlines()]
     assert code == 2 and [set(line) for line in lines] == [{"input", "error"}] * 2
     assert "no puzzle grid found" in lines[0]["error"].lower() and "not an image" in lines[1]["error"]
+    assert "whole grid in the photo" in lines[0]["error"]  # what a person can do about it
 
 
 def test_read_and_solve_a_sample_photo_with_an_overlay(capsys, tmp_path):

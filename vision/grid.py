@@ -1223,7 +1223,8 @@ def find_grid(image: np.ndarray) -> GridFind:
         raise NoPuzzleFound("The image is empty or too small to hold a puzzle.")
     search, probes, flat = _searched(image)
     if not probes and not flat:
-        raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside.", search)
+        raise NoPuzzleFound("No puzzle grid found: no square outline with evenly spaced lines inside. Is the whole "
+                            "grid in the photo, with a little margin round it?", search)
     return _found(search, probes + flat, flat)
 
 
