@@ -468,6 +468,16 @@ def test_the_grid_round_the_lit_part_a_hard_shadow_leaves_is_taken(tmp_path):
     assert np.abs(found.corners - corners).max() < 0.3 * np.linalg.norm(corners[1] - corners[0]) / 11
 
 
+def test_a_last_column_of_big_digits_and_clue_diagonals_is_a_column_of_the_grid(tmp_path):
+    # kk6868-0155 (web, clean): the KenKen finder's square 10×10 outline was taken for the 10×11
+    # grid. Beyond its last column the next one's big digits and clue diagonals made edges half a
+    # cell on 0.64 as strong as the grid's border one cell on; fitted_lines took that for a lattice
+    # half a cell off (over EXTEND_HALF = 0.6) and added no column. At 0.7 it does.
+    found, corners = _held_out_grid(155, tmp_path, seed=6868, count=300)
+    assert (found.rows, found.cols) == (10, 11)
+    assert np.abs(found.corners - corners).max() < 0.1 * np.linalg.norm(corners[1] - corners[0]) / 11
+
+
 @pytest.mark.parametrize("seed, index, size", [(5858, 68, (9, 9)), (5858, 134, (10, 9)), (3131, 97, (8, 7)),
                                                (3131, 115, (7, 7)), (5858, 70, (11, 9)), (5858, 79, (10, 9)),
                                                (6464, 80, (7, 5))])

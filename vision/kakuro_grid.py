@@ -165,9 +165,11 @@ ALIGN_TRIES = 16
 EXTEND_PX, EXTEND_SPAN, EXTEND_MOST = 24, 3, 2
 """Pixels per cell at which :class:`_Beyond` looks at a side of a lattice, over how many of its last
 lines of cells, and the most lines :func:`fitted_lines` adds or takes off on a side."""
-EXTEND_EDGE, EXTEND_HALF, EXTEND_CROSSING, EXTEND_FLOOR, EXTEND_CROSSED = 0.5, 0.6, 0.5, 0.05, 0.3
+EXTEND_EDGE, EXTEND_HALF, EXTEND_CROSSING, EXTEND_FLOOR, EXTEND_CROSSED = 0.5, 0.7, 0.5, 0.05, 0.3
 EXTEND_LIGHT, EXTEND_LIGHT_SHARE, EXTEND_CLUED = 0.86, 0.2, 0.5
-"""See :meth:`_Beyond.shows_next` and :func:`fitted_lines`."""
+"""See :meth:`_Beyond.shows_next` and :func:`fitted_lines`. A next line of big written digits and
+clue diagonals makes edges half a cell on too: clean kk6868-0155's last column, 0.64 of the grid's
+border one cell on, was not added at EXTEND_HALF 0.6 (fifty-eighth round: 0.7)."""
 TRIM_SHARE, TRIM_CLEARER, TRIM_FLOOR = 0.5, 5.0, 0.1
 """:func:`fitted_lines` takes off two or more, up to TRIM_SHARE, of a lattice's last columns (rows)
 at its right (bottom) when boundaries cross each of them less than TRIM_FLOOR and cross the line
