@@ -1,9 +1,13 @@
-"""The reading's advice when a photo's clue labels are too small to read surely."""
+"""The reading's advice when a photo's clue labels are too small to read surely, or its grid may run
+off the photo."""
 import json
 
 import pytest
 
-from vision.read import RETAKE_NOTE, RETAKE_PX, read, retake_advice
+import numpy as np
+
+from vision.image_io import load_image
+from vision.read import EDGE_NOTE, RETAKE_NOTE, RETAKE_PX, edge_advice, read, retake_advice
 
 
 def test_advice_only_under_the_height_that_reads_well():
@@ -61,3 +65,32 @@ def test_doubtful_entries_are_the_unsure_ones_and_the_likely_misreads():
     crafted = dataclasses.replace(reading, entry_alternatives=alternatives)
     assert crafted.doubtful_entries() == (right, misread) and 0.6 < SURE_ENTRY
     assert dataclasses.replace(crafted, status="none").doubtful_entries() == (right,)
+
+
+def test_a_grid_within_a_cell_of_the_photos_edge_may_be_cut_off():
+    square = np.array([[100, 50], [400, 50], [400, 350], [100, 350]], np.float64)  # 6 cells of 50 px
+    assert edge_advice(square, 6, 6, (400, 500, 3)) == ()  # 50 px and more to every edge
+    (note,) = edge_advice(square + [70, 0], 6, 6, (400, 500, 3))  # 29 px to the right edge
+    assert note.startswith(f"{EDGE_NOTE} right edge:") and "whole puzzle" in note
+    (note,) = edge_advice(square + [70, 25], 6, 6, (400, 500, 3))
+    assert note.startswith(f"{EDGE_NOTE} right and bottom edges:")
+    wide = np.array([[100, 50], [400, 50], [400, 200], [100, 200]], np.float64)  # 3 rows, 6 columns of 50 px
+    assert edge_advice(wide + [0, 160], 3, 6, (400, 500, 3)) == ()  # 39 px to the bottom: 0.78 of a cell
+
+
+def test_a_photo_cut_through_the_grids_last_column_says_part_may_be_cut_off(tmp_path):
+    # Seed 7474's item 10 (a clean 9×9) with the photo's edge 0.6 of a cell inside the grid's last
+    # column: an 8×8 is read, with no solution, and the person is told why that may be.
+    from ui.corpus import plan, write_item
+    from vision.read_any import read_any
+
+    path = write_item(plan(300, 7474)[10], tmp_path)
+    truth = json.loads(path.read_text())
+    corners, size = np.array(truth["corners"]), truth["truth"]["size"]
+    right = min(corners[1][0], corners[2][0])
+    cut = right - 0.6 * (right - max(corners[0][0], corners[3][0])) / size
+    reading = read_any(load_image(path.with_suffix(".jpg"))[:, :int(cut)])
+    assert reading.status == "none" and not reading.confident
+    assert any(note.startswith(f"{EDGE_NOTE} right") for note in reading.notes)
+    whole = read(path.with_suffix(".jpg"))
+    assert whole.confident and not any(note.startswith(EDGE_NOTE) for note in whole.notes)
