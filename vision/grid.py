@@ -142,11 +142,6 @@ frame (where it was chosen, fifty-seventh round): 7 grids read as the frame's 3�
 a 9×9 at contrast 0.086 inside a 3×3 frame at 0.146) found with their N; over 2,459 other photos
 (the seven sets, seed 7474 turned and small, realdev, the sweeps) no grid's N or corners change."""
 ZOOM_CELL, ZOOM_MARGIN, ZOOM_CROP, ZOOM_SAME = 40.0, 0.35, 0.5, 0.5
-ZOOM_SIDE = 200.0
-"""A grid found in such a copy under ZOOM_SIDE pixels a side is looked for again zoomed in too,
-whatever its cells: clean k6161-0002 set small in a frame (a 9×9 of 19-px cells there) had no outline
-of its own found, only a 3×3 over it (cells of 46 px); zoomed in, the 9×9 shows. Over the same 466
-photos no other grid changes."""
 """A grid found in a working copy shrunk from the photo, with cells under ZOOM_CELL pixels there, is
 looked for again in a crop of the photo around it (ZOOM_MARGIN of its side on each side, at most
 ZOOM_CROP of the photo), at the crop's own finer working copy; that grid is taken when it covers
@@ -156,6 +151,11 @@ into the keys and its bottom border was put on theirs, a cell and a half low; zo
 hundredth of a cell. Over 466 photos (seeds 7474, 6161 and 8383 small, the 12-megapixel sets,
 realdev) 12 grids' corners moved by over 0.02 cell, 11 nearer the truth, one farther (0.006 → 0.1
 cell); photos under WORK_SIDE never zoom. It costs 0.2–0.5 s where it runs."""
+ZOOM_SIDE = 200.0
+"""A grid found in such a copy under ZOOM_SIDE pixels a side is looked for again zoomed in too,
+whatever its cells: clean k6161-0002 set small in a frame (a 9×9 of 19-px cells there) had no outline
+of its own found, only a 3×3 over it (cells of 46 px); zoomed in, the 9×9 shows. Over the same 466
+photos no other grid changes."""
 CLEARER_FAR, AS_TIDY = 2.0, 0.9
 """A grid found inside the best-scoring one whose lines stand out CLEARER_FAR times as much is taken
 instead when its cells are about as tidy (AS_TIDY times as tidy, or more): a tidy frame cannot be

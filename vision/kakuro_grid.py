@@ -868,7 +868,7 @@ def _found(image: np.ndarray, kenken: tuple[GridFind, ...] | None, keypad: bool)
     turns = _chosen(turned)[1].turns if turned and (not found or _chosen(found + turned)[1].turns) else 0
     if not found:
         return None, turns
-    quad, best = _whole(levels, found, _chosen(found))
+    quad, best = _whole(gray, found, _chosen(found))
     if (again := probed([aligned(levels, quad)])) and again[0][1].contrast >= CLEARER * best.contrast:
         best = again[0][1]  # a far clearer lattice (a smaller gain is mostly an outline a pixel over)
     if (fitted := fitted_lines(gray, best, keypad)) is not best:
@@ -1124,14 +1124,17 @@ class _Beyond:
     crossing: tuple[float, float]
     clued: float
 
+    def _next_boundary(self) -> bool:
+        """A boundary one cell on (EXTEND_EDGE of the lattice's last ones) and none half a cell on
+        (EXTEND_HALF of that)."""
+        beyond = self.teeth[-1]
+        return beyond >= EXTEND_EDGE * float(np.median(self.teeth[:-1])) and self.half <= EXTEND_HALF * beyond
+
     def crossed(self) -> bool:
         """A boundary one cell on and none half a cell on, and boundaries crossing the next line as
         they cross the lattice's last (see :meth:`shows_next`): the grid's lines run on there."""
-        beyond = self.teeth[-1]
-        if beyond < EXTEND_EDGE * float(np.median(self.teeth[:-1])) or self.half > EXTEND_HALF * beyond:
-            return False
         last, new = self.crossing
-        return last >= EXTEND_FLOOR and new >= max(EXTEND_CROSSED, EXTEND_CROSSING * last)
+        return self._next_boundary() and last >= EXTEND_FLOOR and new >= max(EXTEND_CROSSED, EXTEND_CROSSING * last)
 
     def shows_next(self, side: str) -> bool:
         """One more line of the grid's cells lies beyond: a boundary one cell on (EXTEND_EDGE of the
@@ -1142,10 +1145,7 @@ class _Beyond:
         at the right or the bottom, boundaries crossing both lines (a frame's, a keypad's or the
         page's do not line up with the grid's columns), and not only light cells in the next."""
         if side in ("left", "top"):
-            beyond = self.teeth[-1]
-            if beyond < EXTEND_EDGE * float(np.median(self.teeth[:-1])) or self.half > EXTEND_HALF * beyond:
-                return False
-            return self.light[0].mean() >= EXTEND_LIGHT_SHARE and self.clued >= EXTEND_CLUED
+            return self._next_boundary() and self.light[0].mean() >= EXTEND_LIGHT_SHARE and self.clued >= EXTEND_CLUED
         return not self.light[1].all() and self.crossed()
 
     @staticmethod
@@ -1258,7 +1258,7 @@ def _chosen(found: list[tuple[np.ndarray, Probe]]) -> tuple[np.ndarray, Probe]:
     return max(clearer, key=lambda f: f[1].score) if clearer else best
 
 
-def _whole(levels: list[np.ndarray], found: list[tuple[np.ndarray, Probe]],
+def _whole(gray: np.ndarray, found: list[tuple[np.ndarray, Probe]],
            best: tuple[np.ndarray, Probe]) -> tuple[np.ndarray, Probe]:
     """The largest of ``found`` whose lattice holds ``best``'s as a part of it that does not begin
     at its top left: ``best``'s corners within WHOLE_SNAP of a cell of its lattice's points, its
@@ -1283,7 +1283,7 @@ def _whole(levels: list[np.ndarray], found: list[tuple[np.ndarray, Probe]],
         points = np.round(at)
         if np.abs(at - points).max() <= WHOLE_SNAP and points.min() >= 0 and (points[:, 0] <= around.cols).all() \
                 and (points[:, 1] <= around.rows).all() and points[1, 0] - points[0, 0] == probe.cols \
-                and points[3, 1] - points[0, 1] == probe.rows and _lines_run_on(levels[0], probe, points[0]):
+                and points[3, 1] - points[0, 1] == probe.rows and _lines_run_on(gray, probe, points[0]):
             wholes.append(outer)
     return max(wholes, key=lambda f: f[1].rows * f[1].cols) if wholes else best
 
