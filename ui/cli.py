@@ -818,8 +818,10 @@ def _rules_option(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every sub-command."""
-    parser = argparse.ArgumentParser(prog="kensnap", description="Solve, check and hint KenKen puzzles.",
-                                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(prog="kensnap", epilog=EPILOG,
+                                     description="Solve, check and hint KenKen (Calcudoku, MathDoku) and Kakuro puzzles, "
+                                                 "typed or from a photo.",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("solve", help="solve puzzles and prove the solution unique", epilog=EPILOG,

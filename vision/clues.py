@@ -47,6 +47,7 @@ import cv2
 import numpy as np
 
 from .grey import to_grey
+from .grid import side_lengths
 from .helper import two_core_map
 from .model import Cell, ClueReading, GridFind
 from .quantiles import quantile
@@ -938,7 +939,7 @@ reader 91.6%, Tesseract 99.1%.)"""
 def photo_cell_px(grid: GridFind) -> float:
     """A cell's side in the photo's own pixels (the mean of the grid's four sides over N)."""
     corners = np.asarray(grid.corners, float)
-    return float(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).mean()) / grid.size
+    return float(side_lengths(corners).mean()) / grid.size
 
 
 def label_height_px(label: Label, grid: GridFind) -> float:

@@ -359,7 +359,7 @@ def solid_quads(gray: np.ndarray) -> list[np.ndarray]:
 
 def _plausible(quad: np.ndarray, h: int, w: int) -> bool:
     """True if a quadrilateral is convex and not too thin."""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    sides = side_lengths(quad)
     return sides.min() >= 0.4 * sides.max() and cv2.isContourConvex(quad.astype(np.float32))
 
 
@@ -926,7 +926,7 @@ def warp_square(levels: list[np.ndarray], quad: np.ndarray, side: int, margin: f
     """``quad`` (level-0 coordinates) warped to a square of ``side`` with ``margin``, sampled from
     the pyramid level nearest above the target scale so thin lines are averaged, not skipped; the
     outside is filled with the median grey (paper), not replicated."""
-    edge = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1).max()
+    edge = side_lengths(quad).max()
     shrink = (side - 2 * margin) / max(edge, 1.0)
     k = int(np.clip(np.floor(np.log2(1.0 / max(shrink, 1e-6))), 0, len(levels) - 1))
     f = 0.5 ** k
@@ -1046,7 +1046,7 @@ def warp_source(image: np.ndarray, corners: np.ndarray, side: int) -> tuple[np.n
     the target scale, thin lines are averaged, not skipped."""
     rgb = image if image.ndim == 3 else np.repeat(image[..., None], 3, axis=2)
     rgb = np.ascontiguousarray(rgb[..., :3])
-    edge = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max()
+    edge = side_lengths(corners).max()
     shrink = min(1.0, 1.5 * side / max(edge, 1.0))
     if shrink < 0.9:
         return cv2.resize(rgb, None, fx=shrink, fy=shrink, interpolation=cv2.INTER_AREA), (corners + 0.5) * shrink - 0.5
@@ -1306,7 +1306,7 @@ def _zoomed_in(search: _Search, best: Probe, corners: np.ndarray) -> tuple[np.nd
     ``corners`` (ZOOM_MARGIN of its side on each side), when ``best`` was found in a working copy
     shrunk from the image with cells under ZOOM_CELL pixels there (or its side under ZOOM_SIDE) and
     the crop's grid covers much the same place (ZOOM_SAME); else None. See ZOOM_CELL."""
-    side = float(_sides(best.corners).mean())
+    side = float(side_lengths(best.corners).mean())
     if search.scale >= 1.0 or (side / best.size >= ZOOM_CELL and side >= ZOOM_SIDE):
         return None
     image = search.image
@@ -1382,7 +1382,7 @@ def _completed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list
     h, w = levels[0].shape[:2]
     shaped = [c for q in quads for c in completions(q)
               if c.min() >= 0 and c[:, 0].max() < w and c[:, 1].max() < h and _squarish(c)
-              and np.abs(c - q).max() >= COMPLETED_SHIFT * _sides(q).mean()]
+              and np.abs(c - q).max() >= COMPLETED_SHIFT * side_lengths(q).mean()]
     return [p for p in _probed(levels, shaped) if p.tidy >= COMPLETED_TIDY]
 
 
@@ -1404,20 +1404,21 @@ def _trimmed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[P
     return [p for p in _probed(levels, cut) if p.tidy >= COMPLETED_TIDY]
 
 
-def _sides(quad: np.ndarray) -> np.ndarray:
-    """The lengths of ``quad``'s four sides, from its first corner round."""
+def side_lengths(quad: np.ndarray) -> np.ndarray:
+    """The lengths of ``quad``'s four sides (4×2 corners), from its first corner round: with corners
+    TL, TR, BR, BL, the top, right, bottom and left sides."""
     return np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
 
 
 def _squarish(quad: np.ndarray) -> bool:
     """Whether no side of ``quad`` is more than COMPLETED_SIDES times as long as another."""
-    sides = _sides(quad)
+    sides = side_lengths(quad)
     return bool(sides.min() > 0 and sides.max() <= COMPLETED_SIDES * sides.min())
 
 
 def _cell_side(p: Probe) -> float:
     """The mean side of a probe's cells (working-copy pixels)."""
-    return float(_sides(p.corners).mean()) / p.size
+    return float(side_lengths(p.corners).mean()) / p.size
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:

@@ -60,8 +60,8 @@ from .helper import two_core_map
 from .model import GridFind
 from .orientation import in_photo_as_loaded
 from .quantiles import percentile, quantile
-from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, solid_quads,
-                   square_homography, warp_square, work_copy)
+from .grid import (candidate_quads, distinct, find_grid, flattened, locate_border, order_corners, pyramid, side_lengths,
+                   solid_quads, square_homography, warp_square, work_copy)
 
 PROBE_SIDE = 480
 PROBE_MARGIN = 0.06
@@ -781,7 +781,7 @@ def rectify_grid(image: np.ndarray, corners: np.ndarray, rows: int, cols: int) -
     rgb = np.ascontiguousarray(rgb[..., :3])
     w, h = cols * CELL, rows * CELL
     dst = np.float32([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
-    edge = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1).max()
+    edge = side_lengths(corners).max()
     shrink = min(1.0, 1.5 * max(w, h) / max(edge, 1.0))
     src, pts = rgb, corners
     if shrink < 0.9:

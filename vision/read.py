@@ -27,7 +27,7 @@ from . import clues as clue_stage
 from .helper import two_core_map
 from .image_io import load_image
 from .model import Cell, ClueReading, Edge, GridFind
-from .grid import grid_from_corners
+from .grid import grid_from_corners, side_lengths
 from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
@@ -317,7 +317,7 @@ def edge_advice(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...
     those have no solution: the note is kept to readings without one. (A Kakuro cut so mostly still
     reads with one solution, not confident: it gets no note.)"""
     corners = np.asarray(corners, np.float64)
-    sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)  # top, right, bottom, left
+    sides = side_lengths(corners)  # top, right, bottom, left
     cell = float(np.mean([(sides[0] + sides[2]) / (2 * cols), (sides[1] + sides[3]) / (2 * rows)]))
     height, width = shape[:2]
     gaps = {"left": corners[:, 0].min(), "top": corners[:, 1].min(),
