@@ -516,3 +516,14 @@ def test_a_puzzle_small_in_a_big_photo_is_found_with_its_cells_and_corners(seed,
     image, truth = make_item(plan(index + 1, seed)[index])
     big, corners = _framed(image, truth["corners"], at)
     assert_found_as_true(find_grid(big), {**truth, "corners": corners.tolist()}, within=within)
+
+
+def test_a_pen_digit_boxed_by_its_cell_is_not_taken_for_the_grid():
+    # Fresh clean k9494-0162 (a newspaper 6×6, half-filled in pen): the big "6" written in r4c1,
+    # boxed by the cell's walls, showed as a faint 3×3 (contrast 0.044) inside one cell of the clear
+    # 6×6 (0.61), and IN_A_CELL took it for the puzzle (no puzzle's cell holds a grid). A grid in a
+    # cell must stand out at least IN_A_CELL_CLEAR as much as the one it lies in.
+    from ui.corpus import make_item, plan
+
+    image, truth = make_item(plan(300, 9494)[162])
+    assert_found_as_true(find_grid(image), truth, within=0.1)

@@ -141,6 +141,14 @@ a coarse grid's lines). Seed 6161's first 50 clean and 50 hand-held photos set s
 frame (where it was chosen, fifty-seventh round): 7 grids read as the frame's 3×3 or 4×4 (k6161-0038,
 a 9×9 at contrast 0.086 inside a 3×3 frame at 0.146) found with their N; over 2,459 other photos
 (the seven sets, seed 7474 turned and small, realdev, the sweeps) no grid's N or corners change."""
+IN_A_CELL_CLEAR = 0.3
+"""A grid in one of the chosen one's cells (IN_A_CELL) is taken only when it stands out at least
+IN_A_CELL_CLEAR times as much as the chosen one. A frame's coarse "grid" is drawn by a photo's or a
+page's edges, no clearer than the puzzle's lines (the grid in its cell stands out 0.56–1.9 times as
+much: seeds 6161 and 7474's first 50 clean and 50 hand-held set small, fifty-ninth round); a pen
+digit in a cell of a clear grid, boxed by the cell's walls, is a faint "grid" beside it (fresh
+clean k9494-0162: a 6×6 at contrast 0.61 was read as the 3×3 of one of its cells, 0.044: the 6
+written there)."""
 ZOOM_CELL, ZOOM_MARGIN, ZOOM_CROP, ZOOM_SAME = 40.0, 0.35, 0.5, 0.5
 """A grid found in a working copy shrunk from the photo, with cells under ZOOM_CELL pixels there, is
 looked for again in a crop of the photo around it (ZOOM_MARGIN of its side on each side, at most
@@ -992,9 +1000,9 @@ def _cell_centres(dark: np.ndarray, span: tuple[float, float, float, float], n: 
 def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
     """The best probe and notes for people. A far clearer and tidier grid inside the best-scoring
     one is taken instead (CLEARER_INNER), or a clearer still and about as tidy one (CLEARER_FAR),
-    and then a grid that fits in one of the chosen grid's cells (IN_A_CELL). Among grids of similar
-    score and size that do not overlap (a puzzle beside its solved copy) the one with the least ink
-    in its cell centres wins."""
+    and then a grid that fits in one of the chosen grid's cells (IN_A_CELL) and is not far fainter
+    (IN_A_CELL_CLEAR). Among grids of similar score and size that do not overlap (a puzzle beside
+    its solved copy) the one with the least ink in its cell centres wins."""
     best = max(probes, key=lambda p: p.score)
     inner = [p for p in probes if _inside(p.corners, best.corners) and (
              p.contrast >= CLEARER_INNER * best.contrast and p.tidy >= CLEARER_INNER * best.tidy
@@ -1002,8 +1010,9 @@ def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
     if inner:  # the frame around a grid read as a coarser, untidy grid: the clear grid inside it
         best = max(inner, key=lambda p: p.score)
     cell = _area(best.corners) / best.size ** 2
-    in_a_cell = [p for p in probes if p.contrast >= FAINT_CONTRAST and p.tidy >= AS_TIDY * best.tidy
-                 and _area(p.corners) <= IN_A_CELL * cell and _inside(p.corners, best.corners)]
+    in_a_cell = [p for p in probes if p.contrast >= max(FAINT_CONTRAST, IN_A_CELL_CLEAR * best.contrast)
+                 and p.tidy >= AS_TIDY * best.tidy and _area(p.corners) <= IN_A_CELL * cell
+                 and _inside(p.corners, best.corners)]
     if in_a_cell:  # no puzzle's cell holds a grid: the "grid" is a frame around the puzzle
         best = max(in_a_cell, key=lambda p: p.score)
     twins = [p for p in probes if p.score >= TWIN_SCORE * best.score and p.size == best.size
