@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 from pathlib import Path
 
@@ -82,6 +83,22 @@ def seeds():
 
 
 __all__ = ["SHARED", "REPO", "seed_puzzles", "keen_ids", "random_latin", "random_cages", "clue_for", "parse_keen"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_kept_photo_of_a_person(tmp_path_factory):
+    """The app keeps a photo given while its models are fitted, and reads it on the next page
+    opened (ui.app_models). The tests' apps (in this process and started as commands) keep theirs
+    in a folder of their own: a photo a person left in the cache would otherwise be read (and
+    dropped) by the first app a test starts, whose first page then is not the one it expects."""
+    folder = tmp_path_factory.mktemp("app-kept-photo")
+    before = os.environ.get("KENSNAP_APP_KEPT")
+    os.environ["KENSNAP_APP_KEPT"] = str(folder)
+    yield folder
+    if before is None:
+        os.environ.pop("KENSNAP_APP_KEPT", None)
+    else:
+        os.environ["KENSNAP_APP_KEPT"] = before
 
 
 @pytest.fixture(autouse=True)

@@ -222,7 +222,7 @@ def test_start_on_a_sample_named_by_the_environment(monkeypatch):
 def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_ready(monkeypatch, tmp_path):
     # A fresh machine: the app starts at once and fits the photo-reading models in the background
     # (ui.app_models); the photo given meanwhile is not lost, and is read when they are ready.
-    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))  # where the kept photo is written
+    monkeypatch.setenv("KENSNAP_APP_KEPT", str(tmp_path))  # where the kept photo is written
     fitting = app_models.Preparing(("KenKen clue labels", "Kakuro clue totals"), "KenKen clue labels", 60)
     state = {"preparing": fitting, "starts": 0, "read": []}
     monkeypatch.setattr(app_models, "preparing", lambda: state["preparing"])
@@ -265,7 +265,7 @@ def test_while_the_models_are_fitted_a_photo_is_kept_and_read_once_they_are_read
 def test_a_photo_kept_while_the_models_are_fitted_outlives_a_closed_page(monkeypatch, tmp_path):
     # The photo given while the models are fitted is written to the cache too: a page closed and
     # opened again (a new session) still has it, and reads it once the models are ready.
-    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    monkeypatch.setenv("KENSNAP_APP_KEPT", str(tmp_path))
     monkeypatch.setenv("KENSNAP_SAMPLE", "newspaper-6x6-clean")  # the kept photo comes before the sample
     fitting = app_models.Preparing(("KenKen clue labels",), "KenKen clue labels", 60)
     state = {"preparing": fitting, "read": []}
@@ -552,7 +552,7 @@ def test_the_app_command_refuses_an_unknown_sample_and_a_busy_port(capsys):
 
 
 def test_the_kept_photo_is_given_back_whole_or_not_at_all(monkeypatch, tmp_path):
-    monkeypatch.setenv("KENSNAP_CACHE", str(tmp_path))
+    monkeypatch.setenv("KENSNAP_APP_KEPT", str(tmp_path))
     assert app_models.kept_photo() is None
     app_models.keep_photo(b"first photo", "a.jpg", "photo")
     app_models.keep_photo(b"second", "b.png", "camera photo")  # one photo: the last

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import subprocess
 import sys
 import threading
@@ -111,10 +112,12 @@ def log_path() -> Path:
 
 
 def kept_folder() -> Path:
-    """Where the photo given while the models are fitted is kept (:func:`keep_photo`)."""
+    """Where the photo given while the models are fitted is kept (:func:`keep_photo`):
+    ``$KENSNAP_APP_KEPT`` when set (the test suite sets it, so that running the tests neither reads
+    nor drops a photo a person left there), else ``app-kept-photo`` in the models' cache."""
     from vision.glyphs import cache_dir
 
-    return cache_dir() / "app-kept-photo"
+    return Path(os.environ.get("KENSNAP_APP_KEPT") or cache_dir() / "app-kept-photo")
 
 
 def keep_photo(data: bytes, name: str, kind: str) -> None:
