@@ -17,7 +17,8 @@ from ui.photo import simulate
 from ui.render import render
 from vision.cages import cages_from_walls, find_walls, settle
 from vision.errors import NoPuzzleFound
-from vision.grid import candidate_quads, find_grid, order_corners, solid_quads
+from vision import grid as grid_module
+from vision.grid import Probe, candidate_quads, find_grid, order_corners, solid_quads
 
 from conftest import SHARED
 
@@ -527,3 +528,23 @@ def test_a_pen_digit_boxed_by_its_cell_is_not_taken_for_the_grid():
 
     image, truth = make_item(plan(300, 9494)[162])
     assert_found_as_true(find_grid(image), truth, within=0.1)
+
+
+def test_a_block_of_the_cells_is_not_taken_for_the_grid():
+    # Hard k9494-0043 (an app's 5×5, 219×292 px): its lower right 4×4, bounded above and on the
+    # left by inner lines, scored 37.9 and the whole 5×5 34.2, and the 4×4 was read. A bigger grid on
+    # whose lines the chosen one's corners lie, scoring nearly as much, is the grid (AROUND_SCORE).
+    from ui.corpus import make_item, plan
+
+    image, truth = make_item(plan(300, 9494)[43])
+    assert_found_as_true(find_grid(image), truth, within=0.1)
+
+
+def test_on_lines_of_asks_for_a_block_of_whole_cells():
+    outer = Probe(np.array([[0, 0], [50, 0], [50, 50], [0, 50]], float), 5, 30.0, 0.2, 0.0)
+    block = Probe(np.array([[10, 10], [50, 10], [50, 50], [10, 50]], float), 4, 38.0, 0.2, 0.0)
+    assert grid_module.on_lines_of(block, outer)
+    shifted = Probe(block.corners + 4.0, 4, 38.0, 0.2, 0.0)  # 0.4 of a cell off the lines
+    assert not grid_module.on_lines_of(shifted, outer)
+    finer = Probe(block.corners, 8, 38.0, 0.2, 0.0)  # on the lines, but not 8 cells apart
+    assert not grid_module.on_lines_of(finer, outer)
