@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import random
 from pathlib import Path
 
@@ -92,13 +91,9 @@ def no_kept_photo_of_a_person(tmp_path_factory):
     in a folder of their own: a photo a person left in the cache would otherwise be read (and
     dropped) by the first app a test starts, whose first page then is not the one it expects."""
     folder = tmp_path_factory.mktemp("app-kept-photo")
-    before = os.environ.get("KENSNAP_APP_KEPT")
-    os.environ["KENSNAP_APP_KEPT"] = str(folder)
-    yield folder
-    if before is None:
-        os.environ.pop("KENSNAP_APP_KEPT", None)
-    else:
-        os.environ["KENSNAP_APP_KEPT"] = before
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("KENSNAP_APP_KEPT", str(folder))
+        yield folder
 
 
 @pytest.fixture(autouse=True)

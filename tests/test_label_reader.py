@@ -366,7 +366,7 @@ def test_what_may_follow_a_prefix_depends_only_on_its_kind():
         assert [_allowed(prefix, c) for c in chars] == [_allowed(example, c) for c in chars], prefix
 
 
-def test_a_strip_read_is_sharpened_but_keeps_its_place_and_range():
+def test_a_strip_read_is_sharpened_but_keeps_its_place_and_range(monkeypatch):
     """A blurred bar spreads less ink beside it, the strip still peaks at 1 and maps patch columns as
     before; with SHARPEN at 0 the strip is read as cut."""
     import cv2
@@ -383,9 +383,5 @@ def test_a_strip_read_is_sharpened_but_keeps_its_place_and_range():
     assert 0.0 <= sharp.image.min() and np.isclose(np.percentile(sharp.image, 99), 1.0, atol=0.05)
     tails = lambda s: float(s.image[:, :14].sum() + s.image[:, 26:].sum())  # the blur beside the bar
     assert tails(sharp) < 0.85 * tails(strip)
-    old = label_reader.SHARPEN
-    try:
-        label_reader.SHARPEN = 0.0
-        assert sharpened(strip) is strip
-    finally:
-        label_reader.SHARPEN = old
+    monkeypatch.setattr(label_reader, "SHARPEN", 0.0)
+    assert sharpened(strip) is strip

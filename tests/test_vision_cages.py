@@ -260,11 +260,11 @@ def test_a_label_washed_out_by_a_glare_keeps_the_reading_from_being_sure():
     came out "1−", whose puzzle had one solution too — another one, given as sure. Now a reading
     with a label under a glare read unsure is not confident, and says why (``read.WASHED_SURE``).
 
-    Which of two reasons it gives depends on the fit of the clue-label network: the fit this
-    test was written with (fifty-sixth round) reads "3−" at under 0.7, so only the glare stands between it and a sure reading; the
-    fit a fresh machine made on 2026-11-30 reads "=3" at 0.54 ("−3" at 0.27), and the check of what
-    was read puts the "−" back (a change, which keeps the reading from being sure by itself). Either
-    way r3c3 is named and the reading is not given as sure."""
+    Which of two reasons it gives depends on the fit of the clue-label network: the fit this test
+    was written with (fifty-sixth round) reads "3−" at under 0.7, so only the glare stands between
+    it and a sure reading; the fit a fresh machine made on 2026-11-30 reads "=3" at 0.54 ("−3" at
+    0.27), and the check of what was read puts the "−" back (a change, which keeps the reading from
+    being sure by itself). Either way r3c3 is named and the reading is not given as sure."""
     from ui.corpus import make_item, plan
     from vision.read import read
     image, truth = make_item(plan(300, 7474)[12])

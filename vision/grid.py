@@ -156,8 +156,8 @@ AROUND_SCORE times as much and its border is followed about as far (its support 
 AROUND_SUPPORT below): the chosen one was a block of the puzzle's cells, bounded on some sides by
 inner lines. Hard k9494-0043, a 219×292-px app 5×5: its lower right 4×4 scored 37.9, the whole 5×5
 34.2 (support 0.95 and 1.0), and the 4×4 was read. Over the six generated sets as made (1,800
-photos) it is the only chosen grid that has such a grid around it, even at half the score and 0.25
-of a cell off the lines (sixtieth round)."""
+photos) it is the only chosen grid that has such a grid around it, even at 0.3 of the score and
+0.25 of a cell off the lines (sixtieth round)."""
 ZOOM_CELL, ZOOM_MARGIN, ZOOM_CROP, ZOOM_SAME = 40.0, 0.35, 0.5, 0.5
 """A grid found in a working copy shrunk from the photo, with cells under ZOOM_CELL pixels there, is
 looked for again in a crop of the photo around it (ZOOM_MARGIN of its side on each side, at most
@@ -1010,8 +1010,9 @@ def choose(probes: list[Probe]) -> tuple[Probe, tuple[str, ...]]:
     """The best probe and notes for people. A far clearer and tidier grid inside the best-scoring
     one is taken instead (CLEARER_INNER), or a clearer still and about as tidy one (CLEARER_FAR),
     and then a grid that fits in one of the chosen grid's cells (IN_A_CELL) and is not far fainter
-    (IN_A_CELL_CLEAR), and then a bigger grid on whose lines the chosen one lies (AROUND_SCORE). Among grids of similar score and size that do not overlap (a puzzle beside
-    its solved copy) the one with the least ink in its cell centres wins."""
+    (IN_A_CELL_CLEAR), and then a bigger grid on whose lines the chosen one lies (AROUND_SCORE).
+    Among grids of similar score and size that do not overlap (a puzzle beside its solved copy) the
+    one with the least ink in its cell centres wins."""
     best = max(probes, key=lambda p: p.score)
     inner = [p for p in probes if _inside(p.corners, best.corners) and (
              p.contrast >= CLEARER_INNER * best.contrast and p.tidy >= CLEARER_INNER * best.tidy

@@ -131,19 +131,24 @@ def label_strip(label, left: float | None = None, right: float | None = None) ->
     image = cv2.warpAffine(padded, m, (width, STRIP_H), flags=cv2.INTER_LINEAR, borderValue=0)
     if f > 1:
         image = cv2.GaussianBlur(image, (0, 0), FINE_BLUR)
+    return Strip(_normalised(image), float(x_lo), float(scale))
+
+
+def _normalised(image: np.ndarray) -> np.ndarray:
+    """``image`` over its 99th percentile (at least 0.15), clipped to 0..1, float32: a strip's
+    contrast as the networks see it."""
     peak = max(0.15, float(percentile(image, 99)))
-    return Strip(np.clip(image / peak, 0, 1).astype(np.float32), float(x_lo), float(scale))
+    return np.clip(image / peak, 0, 1).astype(np.float32)
 
 
 def sharpened(strip: Strip) -> Strip:
     """``strip`` with its image unsharp-masked (SHARPEN, SHARPEN_SIGMA) and normalised again as
-    :func:`label_strip` normalises it: what :func:`label_frames` reads."""
+    :func:`label_strip` normalises it (:func:`_normalised`): what :func:`label_frames` reads."""
     if not SHARPEN:
         return strip
     image = strip.image
     sharp = np.clip(image + SHARPEN * (image - cv2.GaussianBlur(image, (0, 0), SHARPEN_SIGMA)), 0, None)
-    peak = max(0.15, float(percentile(sharp, 99)))
-    return Strip(np.clip(sharp / peak, 0, 1).astype(np.float32), strip.x0, strip.scale)
+    return Strip(_normalised(sharp), strip.x0, strip.scale)
 
 
 def frame_features(strip: Strip) -> np.ndarray:
