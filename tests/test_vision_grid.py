@@ -548,3 +548,35 @@ def test_on_lines_of_asks_for_a_block_of_whole_cells():
     assert not grid_module.on_lines_of(shifted, outer)
     finer = Probe(block.corners, 8, 38.0, 0.2, 0.0)  # on the lines, but not 8 cells apart
     assert not grid_module.on_lines_of(finer, outer)
+
+
+def test_a_band_of_the_page_just_beyond_the_border_is_not_the_border():
+    # Clean k8383-0191 (a web page's 9×9): the page's blue band starts 3 px below the grid, between
+    # the grid's white card and the keypad; 0.38 of a cell thick in the probe, it was the bottom
+    # side's ridge, five times the thin border line's, and the bottom border was put 0.22 of a cell
+    # low: the bottom row's labels fell above their cells and two were lost (BAND_CELLS).
+    from ui.corpus import make_item, plan
+
+    image, truth = make_item(plan(300, 8383)[191])
+    assert_found_as_true(find_grid(image), truth, within=0.05)
+
+
+def test_a_side_beyond_which_lies_a_band_is_followed_on_its_thin_line():
+    # A probe's darkness with a thin bottom border at row 356 and a band of the page from 359 to 372
+    # (as in clean k8383-0191); the lattice puts the border at 355.5, the band lies beyond it.
+    dark = np.zeros((384, 384), np.float32)
+    dark[355:357, 23:361] = 0.56
+    dark[359:373, :] = 0.52
+    cell = (356 - 23) / 9
+    coefficients, support = grid_module.fit_side(dark, 1, 355.5, 6.6, 23, 360, cell)
+    assert coefficients is not None and support > 0.9
+    assert abs(np.polyval(coefficients, 190.0) - 355.5) < 1.0
+    # Without the band the line is found as before; a band the lattice's border lies in is left
+    # to the wide ridges (the lattice may be off; see BAND_CELLS).
+    dark[359:373, :] = 0.0
+    coefficients, _ = grid_module.fit_side(dark, 1, 355.5, 6.6, 23, 360, cell)
+    assert abs(np.polyval(coefficients, 190.0) - 355.5) < 1.0
+    dark[355:357, :] = 0.0
+    dark[352:367, :] = 0.52
+    coefficients, _ = grid_module.fit_side(dark, 1, 358.0, 6.6, 23, 360, cell)
+    assert abs(np.polyval(coefficients, 190.0) - 359.0) < 2.0

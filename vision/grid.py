@@ -126,6 +126,20 @@ SIDE_COVER = 0.8
 """A side is fitted by a quadratic only when its followed points span this share of it."""
 TRACK_FLOOR = 0.3
 """A slice shows the border when its ridge there is at least this fraction of the whole side's."""
+BAND_CELLS = 0.25
+"""A side's ridge whose darkness (the mean along the side) stays over BAND_FLAT of its height for
+more than this share of a cell is a band of the page around the grid, not its border line. When it
+lies beyond where the inner lines' lattice puts the border (:func:`evenly_spaced_borders`), the
+border is looked for between the two, and the side followed, on ridges no wider than half of that
+(at least 3 px, see :func:`fit_side`). A web
+page's blue band 3 px below the grid, 0.38 of a cell thick in the probe, had been the bottom
+border's ridge, five times the thin line's (clean k8383-0191: the bottom row's labels fell above
+their cells). Narrow ridges always lose a thin line with a label printed just under it (clean
+k7474-0227), and a band the lattice's border lies in holds the border line or the lattice is off
+(hand-held k5252-0194, hard k9494-0043: a shadow's edge)."""
+BAND_FLAT = 0.8
+"""See BAND_CELLS: a blurred line with a row of labels under it stays over half its height for a
+quarter of a cell along a hand-held photo's top side (hand-held k5252-0014), a band is flat."""
 TWIN_SCORE = 0.6
 """A second grid scoring at least this fraction of the best, of similar size, is a twin."""
 CLEARER_INNER, INSIDE_SHARE = 1.3, 0.8
@@ -811,7 +825,8 @@ def share_between(inner: tuple[np.ndarray, np.ndarray], k: int) -> float:
     return float(np.median(extra)) / max(float(np.median(shared)), 1e-6)
 
 
-def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int) -> tuple[np.ndarray | None, float]:
+def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, hi: int,
+             cell: float) -> tuple[np.ndarray | None, float]:
     """``(coefficients, support)``: the quadratic (``np.polyfit`` order) of one border side near
     ``guess`` (the comb's border, already on the lines' lattice) in the probe, for a vertical side (``axis=0``) x as a function of y, else y of x (None when too few
     slices show it), and the share of slices whose ridge lies on it (a real border runs the whole
@@ -820,17 +835,30 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
     The side is followed slice by slice from the middle outwards, each slice looking for the ridge
     (:func:`ridges`: a line, not the edge of a dark surround) within ``TRACK_PX`` of where the
     previous one found it, so a panel edge or shadow beside a thin border never takes over, and
-    stops where it gets farther than ``SIDE_BEND`` from the middle one."""
+    stops where it gets farther than ``SIDE_BEND`` from the middle one. When the ridge found is a
+    band wider than ``BAND_CELLS`` of a ``cell`` (probe pixels) beyond ``guess``, the border is
+    looked for between the two and followed on narrower ridges (see BAND_CELLS)."""
     d = dark if axis == 0 else dark.T
     width = max(4, (hi - lo) // SEGMENTS)
     starts = list(range(lo, hi - 4, width))
     whole_slices = sum(s + width <= d.shape[0] for s in starts)  # the last may be cut off by the edge
     means = [slice_means(dark, axis, lo, width, whole_slices)] + [d[s:s + width].mean(axis=0)[None]
                                                                   for s in starts[whole_slices:]]
-    profiles = ridges(np.concatenate(means))  # one row per slice
+    darkness_along = np.concatenate(means)  # one row per slice
+    profiles = ridges(darkness_along)
     middle = len(starts) // 2
     whole = np.mean(profiles, axis=0)  # the side as a whole: one slice may hold a clue
     centre = locate_border(whole, guess, reach)
+    left, right = dark_run(np.mean(darkness_along, axis=0), centre, BAND_FLAT)
+    outward = 1 if guess > (lo + hi) / 2 else -1  # from the grid's middle across this side
+    edge = left if outward > 0 else right  # the run's edge toward the grid's middle
+    if right - left + 1 > BAND_CELLS * cell and (edge - guess) * outward > 0:
+        # A band beyond where the lattice puts the border: the line is between the two.
+        narrow = tuple(w for w in (3, 6, 12) if w <= max(3.0, BAND_CELLS * cell / 2))
+        profiles = ridges(darkness_along, narrow)
+        whole = np.mean(profiles, axis=0)
+        inner = guess - outward * reach
+        centre = locate_border(whole, (inner + edge) / 2, abs(edge - inner) / 2)
     strength = max(float(whole[nearest_index(centre, d.shape[1])]), 1e-3)
     found: dict[int, float] = {}
     for order in (range(middle, len(starts)), range(middle - 1, -1, -1)):
@@ -853,6 +881,20 @@ def fit_side(dark: np.ndarray, axis: int, guess: float, reach: float, lo: int, h
         keep = np.abs(np.polyval(coef, ts) - ps) < max(1.5, 2.5 * np.std(np.polyval(coef, ts[keep]) - ps[keep]))
     support = float(keep.sum()) / len(starts)
     return (side_curve(ts[keep], ps[keep], lo, hi) if keep.sum() >= 6 else None), support
+
+
+def dark_run(profile: np.ndarray, at: float, share: float) -> tuple[int, int]:
+    """The first and last index of the points of ``profile`` around ``at``, in a row, that are at
+    least ``share`` of its value there."""
+    i = nearest_index(at, len(profile))
+    high = profile >= share * profile[i]
+    left = i
+    while left > 0 and high[left - 1]:
+        left -= 1
+    right = i
+    while right < len(profile) - 1 and high[right + 1]:
+        right += 1
+    return left, right
 
 
 def side_curve(ts: np.ndarray, ps: np.ndarray, lo: int, hi: int) -> np.ndarray:
@@ -978,8 +1020,9 @@ def probe_square(warped: np.ndarray, quad: np.ndarray) -> Probe | None:
     # Each side is followed close to its border: a panel edge or shadow a third of a cell away
     # must not pull a thin border line over to it.
     rx, ry = min(reach, 1.5 * BORDER_SLACK * (x1 - x0) / n), min(reach, 1.5 * BORDER_SLACK * (y1 - y0) / n)
-    fitted = [fit_side(dark, 0, x0, rx, lo, hi), fit_side(dark, 0, x1, rx, lo, hi),
-              fit_side(dark, 1, y0, ry, lo, hi), fit_side(dark, 1, y1, ry, lo, hi)]
+    cx, cy = (x1 - x0) / n, (y1 - y0) / n
+    fitted = [fit_side(dark, 0, x0, rx, lo, hi, cx), fit_side(dark, 0, x1, rx, lo, hi, cx),
+              fit_side(dark, 1, y0, ry, lo, hi, cy), fit_side(dark, 1, y1, ry, lo, hi, cy)]
     fits = [f for f, _ in fitted]
     support = float(np.mean([s for _, s in fitted]))
     defaults = [np.array([0, 0, x0]), np.array([0, 0, x1]), np.array([0, 0, y0]), np.array([0, 0, y1])]
