@@ -359,13 +359,16 @@ def test_a_label_at_a_shadows_edge_is_found_on_the_closings_patch(tmp_path):
     assert presence[(1, 3)] > 0.5 and presence[(2, 1)] > 0.5
 
 
-@pytest.mark.parametrize("seed, index, cell, clue", [(6161, 227, (0, 0), "168*"), (3131, 212, (0, 0), "120*")])
+@pytest.mark.parametrize("seed, index, cell, clue", [(6161, 227, (0, 0), "168*"), (3131, 212, (0, 0), "120*"),
+                                                     (5252, 248, (0, 2), "1008*")])
 def test_a_wide_label_under_a_solid_top_line_keeps_its_rows(tmp_path, seed, index, cell, clue):
-    """Web-style photos (clean k6161-0227, hand-held k3131-0212) whose top-left label, wide and bold,
-    sits a few pixels under the grid's border: rows through its digits passed the dotted-line test
-    (the cell's own side wall filled the gap before the label) and were taken out, so the label was
-    read from its bottom half ("10737×", "34177×"). A cell edge holds one line: under a solid one no
-    label row is a dotted line."""
+    """Web-style photos (clean k6161-0227, hand-held k3131-0212 and k5252-0248) whose top label,
+    wide and bold, sits a few pixels under the grid's border: rows through its digits passed the
+    dotted-line test (the cell's own side wall filled the gap before the label) and were taken out,
+    so the label was read from its bottom half ("10737×", "34177×", "80×"). A cell edge holds one
+    line: under a solid one no label row is a dotted line. k5252-0248's top line slants 4 px across
+    its curled cell, so no straight run finds it: a row inked across the cell and into both
+    neighbours is a solid line too."""
     from ui.corpus import plan, write_item
     from vision.clues import label_glyphs
     from vision.grid import find_grid
