@@ -148,23 +148,55 @@ DASH_BAND, DASH_COVER, DASH_THICK = 0.1, 0.4, 0.1
 in a band at most this thick (see :func:`_dash_lines`)."""
 
 
-def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _faint_lines(weak: np.ndarray, found_rows: np.ndarray, found_cols: np.ndarray, run: int) -> np.ndarray:
+    """Lines that only the faint ink mask ``weak`` (darkness over INK_WEAK) shows: straight runs
+    (:func:`_runs`, then :func:`_spanning` and :func:`_standing`) in its rows, and its columns,
+    inked over LINE_SPAN of the cell, in thin bands along the cell's lines that hold no row (column)
+    where the ink mask showed a line (``found_rows``, ``found_cols``; see :func:`_thin_bands_at_lines`).
+
+    A thin grey line half a pixel off the patch's rows is two rows each under INK_THRESHOLD, where
+    a dark label beside it puts the patch's ink threshold (see :func:`_ink_and_lines`); the line's
+    pieces over that were cut out as a label (clean k6161-0226: "6720×" under such a wall read
+    "2" from them). A label's rows cover less of the cell or run on below the line; a found line's
+    faint edge is left alone (taken, it cut the top rows off labels printed against it, web style:
+    "2880×" read "2÷", hand-held k8383-0167); rows and columns are kept apart (a wall's faint edge
+    beside a label's first digit joined its rows into runs as long as a line's, hand-held
+    k3131-0212)."""
+    inside = slice(MARGIN, MARGIN + CELL)
+    rows = _thin_bands_at_lines(weak[:, inside].sum(1) >= LINE_SPAN * CELL, found_rows)
+    cols = _thin_bands_at_lines(weak[inside, :].sum(0) >= LINE_SPAN * CELL, found_cols)
+    flat, upright = _runs((weak & rows[:, None]).astype(np.uint8), (weak & cols[None, :]).astype(np.uint8), run)
+    return _spanning(flat) | _standing(upright)
+
+
+def _thin_bands_at_lines(inked: np.ndarray, found: np.ndarray) -> np.ndarray:
+    """``inked`` (a bool per patch row or column) kept only in runs at most DASH_THICK of a cell
+    thick that lie within DASH_BAND of a cell line and hold no ``found`` row (column) nor touch one:
+    a bold, wide, blurred label's rows inked across its cell run on far below the line above it."""
+    out = np.zeros_like(inked)
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], inked.astype(np.int8), [0]])))
+    for start, stop in zip(edges[::2], edges[1::2]):
+        middle = (start + stop - 1) / 2
+        near = min(abs(middle - MARGIN), abs(middle - MARGIN - CELL)) <= DASH_BAND * CELL
+        alone = not found[max(0, start - 1):stop + 1].any()
+        out[start:stop] = near and alone and stop - start <= DASH_THICK * CELL
+    return out
+
+
+def _line_mask(mask: np.ndarray, weak: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Pixels of wall and grid lines in an ink mask, grown by a pixel so anti-aliased edges go too,
     and the solid vertical lines' part of it.
 
     Solid lines are straight runs at least LINE_RUN of a cell long (a morphological opening with a
-    1-px-thick kernel, also one pixel slanted either way for rectifications a little off); glyph
-    strokes are shorter, so a glyph touching a line keeps everything but the touching pixels.
+    1-px-thick kernel, also one pixel slanted either way for rectifications a little off), in the
+    mask, and lines only the faint mask ``weak`` shows (:func:`_faint_lines`); glyph strokes are
+    shorter, so a glyph touching a line keeps everything but the touching pixels.
     Dotted and dashed lines are rows (columns) within DASH_BAND of a cell line whose ink covers at
     least DASH_COVER of the cell's width (height): a text row there covers less, except the top rows
     of a wide bold label printed just under the line (see :func:`_dash_lines`)."""
     run = int(LINE_RUN * CELL)
     m = mask.astype(np.uint8)
-    lines, vertical = np.zeros_like(m), np.zeros_like(m)
-    kernels = _line_kernels(run)
-    for across, down in zip(kernels[::2], kernels[1::2]):
-        lines |= cv2.morphologyEx(m, cv2.MORPH_OPEN, across, borderType=cv2.BORDER_CONSTANT, borderValue=0)
-        vertical |= cv2.morphologyEx(m, cv2.MORPH_OPEN, down, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    lines, vertical = _runs(m, m, run)
     across = _spanning(lines)
     vertical = _standing(vertical)
     lines = across | vertical
@@ -186,7 +218,22 @@ def _line_mask(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     lines[rows, :] |= m[rows, :]
     lines[:, cols] |= m[:, cols]
     grow = np.ones((3, 3), np.uint8)
+    if weak is not None:
+        found_rows, found_cols = across[:, inside].any(1), vertical[inside, :].any(0)
+        found_rows[rows], found_cols[cols] = True, True
+        lines |= _faint_lines(weak, found_rows, found_cols, run)
     return cv2.dilate(lines, grow).astype(bool), cv2.dilate(vertical, grow).astype(bool)
+
+
+def _runs(flat: np.ndarray, upright: np.ndarray, run: int) -> tuple[np.ndarray, np.ndarray]:
+    """The straight horizontal runs of ``flat`` and vertical runs of ``upright`` (uint8 masks) at
+    least ``run`` px long: openings with 1-px kernels, straight and slanted by a pixel."""
+    across_runs, down_runs = np.zeros_like(flat), np.zeros_like(upright)
+    kernels = _line_kernels(run)
+    for across, down in zip(kernels[::2], kernels[1::2]):
+        across_runs |= cv2.morphologyEx(flat, cv2.MORPH_OPEN, across, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+        down_runs |= cv2.morphologyEx(upright, cv2.MORPH_OPEN, down, borderType=cv2.BORDER_CONSTANT, borderValue=0)
+    return across_runs, down_runs
 
 
 SOLID_NEAR = 2
@@ -376,7 +423,7 @@ def _ink_and_lines(dark: np.ndarray, inset: int = 0, left_only: bool = False) ->
     if label_high < high:  # a fainter label beside a big written digit: its own threshold, the digit's unchanged
         top = slice(None, MARGIN + CELL // 2)
         inked[top] |= (dark[top] > label_high) & ~entry[top]
-    lines, vertical = _line_mask(inked)
+    lines, vertical = _line_mask(inked, dark > INK_WEAK)
     mask = inked & ~lines
     mask |= _glyph_edge(dark, vertical, mask, high)
     if inset:
