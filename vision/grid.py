@@ -544,13 +544,7 @@ def locate_border(profile: np.ndarray, guess: float, reach: float) -> float:
     top = window[peak]
     if top <= 0:
         return guess
-    high = (window >= top / 2).tolist()
-    left = peak
-    while left > 0 and high[left - 1]:
-        left -= 1
-    right = peak
-    while right < len(high) - 1 and high[right + 1]:
-        right += 1
+    left, right = run_around((window >= top / 2).tolist(), peak)
     part = window[left:right + 1]
     return a + float((np.arange(left, right + 1) * part).sum() / part.sum())
 
@@ -887,12 +881,16 @@ def dark_run(profile: np.ndarray, at: float, share: float) -> tuple[int, int]:
     """The first and last index of the points of ``profile`` around ``at``, in a row, that are at
     least ``share`` of its value there."""
     i = nearest_index(at, len(profile))
-    high = profile >= share * profile[i]
+    return run_around((profile >= share * profile[i]).tolist(), i)
+
+
+def run_around(high: list[bool], i: int) -> tuple[int, int]:
+    """The first and last index of the run of true values in ``high`` through index ``i``."""
     left = i
     while left > 0 and high[left - 1]:
         left -= 1
     right = i
-    while right < len(profile) - 1 and high[right + 1]:
+    while right < len(high) - 1 and high[right + 1]:
         right += 1
     return left, right
 
