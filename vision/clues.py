@@ -218,11 +218,12 @@ def _line_mask(mask: np.ndarray, weak: np.ndarray | None = None) -> tuple[np.nda
     lines[rows, :] |= m[rows, :]
     lines[:, cols] |= m[:, cols]
     grow = np.ones((3, 3), np.uint8)
-    if weak is not None:
+    lines = cv2.dilate(lines, grow).astype(bool)
+    if weak is not None:  # not grown: a faint line's edge is fainter still
         found_rows, found_cols = across[:, inside].any(1), vertical[inside, :].any(0)
         found_rows[rows], found_cols[cols] = True, True
-        lines |= _faint_lines(weak, found_rows, found_cols, run)
-    return cv2.dilate(lines, grow).astype(bool), cv2.dilate(vertical, grow).astype(bool)
+        lines |= _faint_lines(weak, found_rows, found_cols, run).astype(bool)
+    return lines, cv2.dilate(vertical, grow).astype(bool)
 
 
 def _runs(flat: np.ndarray, upright: np.ndarray, run: int) -> tuple[np.ndarray, np.ndarray]:
