@@ -184,8 +184,9 @@ def _thin_bands_at_lines(inked: np.ndarray, found: np.ndarray) -> np.ndarray:
 
 
 def _line_mask(mask: np.ndarray, weak: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
-    """Pixels of wall and grid lines in an ink mask, grown by a pixel so anti-aliased edges go too,
-    and the solid vertical lines' part of it.
+    """Pixels of wall and grid lines in an ink mask, grown by a pixel so anti-aliased edges go too
+    (not the lines only ``weak`` shows: their edge is fainter still), and the solid vertical lines'
+    part of it.
 
     Solid lines are straight runs at least LINE_RUN of a cell long (a morphological opening with a
     1-px-thick kernel, also one pixel slanted either way for rectifications a little off), in the
@@ -243,8 +244,8 @@ the same line's broken pieces; further down they are a label's, as a cell edge h
 (a wide bold "168×" under a web grid's top border lost a row through its digits to the dotted-line
 test and read "10737×", clean k6161-0227; "120×" read "34177×", hand-held k3131-0212). A row
 inked over LINE_SPAN of the cell and into both neighbours is such a line too, though no straight
-run found it: a top line slanting 4 px across a curled cell (hand-held k5252-0248) was no run at all, and
-"1008×" just under it lost five rows of its digits to the dotted-line test and read "80×"."""
+run found it: a top line slanting 4 px across a curled cell (hand-held k5252-0248) was no run at
+all, and "1008×" just under it lost five rows of its digits to the dotted-line test and read "80×"."""
 
 
 LINE_SPAN = 0.85
