@@ -174,8 +174,7 @@ def _thin_bands_at_lines(inked: np.ndarray, found: np.ndarray) -> np.ndarray:
     thick that lie within DASH_BAND of a cell line and hold no ``found`` row (column) nor touch one:
     a bold, wide, blurred label's rows inked across its cell run on far below the line above it."""
     out = np.zeros_like(inked)
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], inked.astype(np.int8), [0]])))
-    for start, stop in zip(edges[::2], edges[1::2]):
+    for start, stop in _true_runs(inked):
         middle = (start + stop - 1) / 2
         near = min(abs(middle - MARGIN), abs(middle - MARGIN - CELL)) <= DASH_BAND * CELL
         alone = not found[max(0, start - 1):stop + 1].any()
@@ -206,12 +205,12 @@ def _line_mask(mask: np.ndarray, weak: np.ndarray | None = None) -> tuple[np.nda
     top_band = np.abs(index - MARGIN) <= DASH_BAND * CELL
     band = top_band | (np.abs(index - MARGIN - CELL) <= DASH_BAND * CELL)
     outer = MARGIN - 3  # the neighbouring cells' side of the patch, clear of this cell's lines
-    covered = m[:, inside].sum(1) >= DASH_COVER * CELL
+    row_ink = m[:, inside].sum(1)
+    covered = row_ink >= DASH_COVER * CELL
     # Labels sit under the top line: there a covered row must look like a line (see _dash_lines).
     through = m[:, :outer].any(1) & m[:, PATCH - outer:].any(1)
     top_dashes = _dash_lines(top_band, covered, through, _even(m[:, inside], top_band & covered))
-    inked_across = m[:, inside].sum(1) >= LINE_SPAN * CELL
-    solid = np.flatnonzero(top_band & (across[:, inside].any(1) | (inked_across & through)))
+    solid = np.flatnonzero(top_band & (across[:, inside].any(1) | ((row_ink >= LINE_SPAN * CELL) & through)))
     if solid.size and top_dashes.size:  # the top edge is a solid line: dashes only as its broken pieces
         top_dashes = top_dashes[np.abs(top_dashes[:, None] - solid[None, :]).min(1) <= SOLID_NEAR]
     rows = np.union1d(np.flatnonzero(band & ~top_band & covered), top_dashes)
@@ -328,10 +327,15 @@ def _dash_lines(band: np.ndarray, covered: np.ndarray, through: np.ndarray, even
     under the line covers as much of its top rows, but in a run as tall as its digits and inside
     its cell."""
     thin = np.zeros_like(covered)
-    edges = np.flatnonzero(np.diff(np.concatenate([[0], covered.astype(np.int8), [0]])))
-    for start, stop in zip(edges[::2], edges[1::2]):
+    for start, stop in _true_runs(covered):
         thin[start:stop] = stop - start <= DASH_THICK * CELL
     return np.flatnonzero(band & covered & ((thin & even) | through))
+
+
+def _true_runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each run of true values in the bool array ``flags``, ``stop`` exclusive."""
+    edges = np.flatnonzero(np.diff(np.concatenate([[0], flags.astype(np.int8), [0]])))
+    return list(zip(edges[::2].tolist(), edges[1::2].tolist()))
 
 
 GLYPH_OVER_LINE = 0.15

@@ -131,10 +131,9 @@ BAND_CELLS = 0.25
 more than this share of a cell is a band of the page around the grid, not its border line. When it
 lies beyond where the inner lines' lattice puts the border (:func:`evenly_spaced_borders`), the
 border is looked for between the two, and the side followed, on ridges no wider than half of that
-(at least 3 px, see :func:`fit_side`). A web
-page's blue band 3 px below the grid, 0.38 of a cell thick in the probe, had been the bottom
-border's ridge, five times the thin line's (clean k8383-0191: the bottom row's labels fell above
-their cells). Narrow ridges always lose a thin line with a label printed just under it (clean
+(at least 3 px, see :func:`fit_side`). A web page's blue band 3 px below the grid, 0.38 of a cell
+thick in the probe, had been the bottom border's ridge, five times the thin line's (clean
+k8383-0191: the bottom row's labels fell above their cells). Narrow ridges always lose a thin line with a label printed just under it (clean
 k7474-0227), and a band the lattice's border lies in holds the border line or the lattice is off
 (hand-held k5252-0194, hard k9494-0043: a shadow's edge)."""
 BAND_FLAT = 0.8
