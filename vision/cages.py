@@ -16,7 +16,8 @@ The algorithm:
 4. :func:`settle` uses the rule "every cage has exactly one clue, in its first cell in reading
    order" when the clue positions are known: a cage without a clue loses its weakest wall, a cage
    with two clues (or its clue not first) is cut along its cheapest edges (a minimum cut), and the
-   edges flipped are those the probabilities doubt most.
+   edges flipped are those the probabilities doubt most. Along a shadow's edge a wall measured as
+   absent is weak evidence there (:func:`shadow_steps`).
 """
 from __future__ import annotations
 
@@ -99,6 +100,19 @@ levels brighter than the grid's median paper; at least GLARE_GROUP such edges ar
 own (:func:`split_glare`). Fifty-sixth round, 40 photos of seed 8383 with a lamp's glare (a bright
 spot of 110 grey levels): edges wrong 160 → 135 (GLARE_ABOVE 5 and GLARE_PAPER 245: 148; 12 and
 250: 148); on 80 of the same seed's photos as made, no edge under a glare."""
+STEP_RATIO, STEP_NEAR, STEP_FAR = 0.8, 0.12, 0.3
+"""An edge lies along a shadow's edge when the paper (:func:`_paper`) on one side of its line is
+under STEP_RATIO of the other side's: medians over bands STEP_NEAR..STEP_FAR of a cell from the
+line, along the edge's middle (TRIM off each end). See :func:`shadow_steps`."""
+STEP_CAP = 1.0
+"""The wall log-odds :func:`settle` weighs for an edge along a shadow's edge are at least
+-STEP_CAP: there a wall's darkness is measured against the shadow's, so a wall can read as absent
+(a wall 0.015 hand-held k9494-0247, 0.027 hard k7474-0259), and the clue rule is what tells. A wall
+read as present stays as sure (softened both ways, hard k7474-0240 lost a wall read at 0.93 along a
+shadow's edge). Replayed on the walls and clue presences of the six 300-photo sets' found grids:
+cage partitions hand-held 593 → 594 of 594 (k9494-0247), hard 580 → 582 of 593 (k5252-0026,
+k7474-0259), none lost, the same for a cap of 0.5 to 1.5 and a ratio of 0.8 to 0.85 (at 0.7 the
+hand-held one is not won)."""
 MAX_PLAIN_CAGE, OVERSIZE_COST = 6, 2.0
 """Cages past MAX_PLAIN_CAGE cells cost OVERSIZE_COST per extra cell (printed cages rarely do)."""
 
@@ -362,15 +376,41 @@ def split_glare(probabilities: dict[Edge, float], strengths: dict[Edge, float],
     return {**probabilities, **wall_probabilities(own, max(own.values()))}
 
 
+def shadow_steps(grid: GridFind, paper: np.ndarray) -> frozenset[Edge]:
+    """The interior edges of ``grid`` that lie along a shadow's edge: the ``paper``
+    (:func:`grid_tones`') beside the line on one side under STEP_RATIO of the other side's (see
+    there)."""
+    xs, ys = grid.lines_x, grid.lines_y
+    cell = _cell_side(grid)
+    near, far = int(STEP_NEAR * cell), max(int(STEP_NEAR * cell) + 1, int(STEP_FAR * cell))
+    median_of = lambda band: float(np.median(band)) if band.size else 0.0
+    steps = set()
+    for (r, c), (r2, c2) in interior_edges(grid.size):
+        if r2 == r:  # vertical line right of (r, c)
+            x, t = int(xs[c + 1]), TRIM * (ys[r + 1] - ys[r])
+            rows = slice(int(ys[r] + t), int(ys[r + 1] - t))
+            one, two = paper[rows, max(0, x - far):max(0, x - near)], paper[rows, x + near:x + far]
+        else:  # horizontal line below (r, c)
+            y, t = int(ys[r + 1]), TRIM * (xs[c + 1] - xs[c])
+            cols = slice(int(xs[c] + t), int(xs[c + 1] - t))
+            one, two = paper[max(0, y - far):max(0, y - near), cols], paper[y + near:y + far, cols]
+        low, high = sorted((median_of(one), median_of(two)))
+        if low < STEP_RATIO * high:
+            steps.add(((r, c), (r2, c2)))
+    return frozenset(steps)
+
+
 def find_walls(grid: GridFind, tones: tuple[np.ndarray, np.ndarray] | None = None) -> CageWalls:
     """The probability that each interior edge of ``grid`` is a cage wall. Never fails: an image
     without visible walls gives every edge a low probability. Edges under a glare are split on
-    their own (:func:`split_glare`). ``tones``: :func:`grid_tones`' when the caller has them."""
+    their own (:func:`split_glare`); the edges along a shadow's edge are named
+    (:func:`shadow_steps`). ``tones``: :func:`grid_tones`' when the caller has them."""
     tones = grid_tones(grid) if tones is None else tones
     dark = grid_darkness(grid, tones)
     strengths = edge_strengths(grid, dark)
     probabilities = wall_probabilities(strengths, border_strength(grid, dark))
-    return CageWalls(split_glare(probabilities, strengths, glared_edges(grid, tones[1])))
+    return CageWalls(split_glare(probabilities, strengths, glared_edges(grid, tones[1])),
+                     shadow_steps(grid, tones[1]))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -622,9 +662,11 @@ def settle(grid: GridFind, walls: CageWalls, clue_cells: set[Cell] | Mapping[Cel
     cell in reading order"): the partition of the cells that best explains both the wall
     probabilities and the clue evidence, found by a greedy local search (cell moves, cage merges,
     min-cut splits) from the walls as read. ``clue_cells`` is either each cell's clue-presence
-    probability (``clues.clue_presence``, best) or the set of cells holding a clue label.
-    Edges whose side changed get probability ``1 - p``; walls left inside a cage drop below 0.5.
-    Without clue evidence the walls come back unchanged."""
+    probability (``clues.clue_presence``, best) or the set of cells holding a clue label. An edge
+    along a shadow's edge (``walls.on_shadow_edge``) is weighed as a wall at least STEP_CAP
+    log-odds likely (see there). Edges whose side changed get probability ``1 - p`` (``p`` as
+    weighed); walls left inside a cage drop below 0.5. Without clue evidence the walls come back
+    unchanged."""
     probs = dict(walls.wall_probability)
     if not clue_cells or not probs:
         return walls
@@ -634,6 +676,8 @@ def settle(grid: GridFind, walls: CageWalls, clue_cells: set[Cell] | Mapping[Cel
         clue_logit = {(r, c): presence_logit(clue_cells.get((r, c), 0.0), even) for r in range(n) for c in range(n)}
     else:
         clue_logit = {(r, c): (SET_PRESENT_LOGIT if (r, c) in clue_cells else ABSENT_LOGIT) for r in range(n) for c in range(n)}
+    least = 1.0 / (1.0 + np.exp(STEP_CAP))
+    probs = {e: max(p, least) if e in walls.on_shadow_edge else p for e, p in probs.items()}
     wall_logit = {e: _logit(p, WALL_CAP) for e, p in probs.items()}
     part = _Partition(n, cages_from_walls(n, walls), wall_logit, clue_logit)
     for _ in range(SETTLE_ROUNDS):
@@ -643,10 +687,11 @@ def settle(grid: GridFind, walls: CageWalls, clue_cells: set[Cell] | Mapping[Cel
             break
         part.apply(move)
     chosen = part.walls()
-    out = {e: (p if (p >= 0.5) == (e in chosen) else 1.0 - p) for e, p in probs.items()}
+    read = walls.wall_probability
+    out = {e: (read[e] if (p >= 0.5) == (e in chosen) else 1.0 - p) for e, p in probs.items()}
     for e in out:
         if e not in chosen:
             out[e] = min(out[e], 0.49)
         else:
             out[e] = max(out[e], 0.5)
-    return CageWalls(out)
+    return CageWalls(out, walls.on_shadow_edge)

@@ -64,6 +64,9 @@ class CageWalls:
     """Every interior edge with the probability that it is a cage wall."""
 
     wall_probability: dict[Edge, float]
+    on_shadow_edge: frozenset[Edge] = frozenset()
+    """Edges along a shadow's edge, where a wall measured as absent may be hidden in the shadow's
+    step (:func:`vision.cages.shadow_steps`; :func:`vision.cages.settle` weighs them so)."""
 
     def walls(self, threshold: float = 0.5) -> frozenset[Edge]:
         """The edges taken as walls."""
