@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.cages import cages_from_walls, interior_edges, ridge_strength, settle, wall_probabilities
+from vision.cages import cages_from_walls, interior_edges, ridge_strength, settle, shadow_steps, wall_probabilities
 from vision.model import CageWalls
 
 CELL = 56.0
@@ -146,6 +146,46 @@ def test_a_shadows_edge_along_a_thin_line_is_no_wall():
     third of a cell carried the lit paper into the shadow, and the step read as a wall on all three
     edges; the partition is read exactly now."""
     assert _held_out_partition_read(197)
+
+
+def test_the_edges_along_a_shadows_edge_are_found():
+    """Paper lit above the line under row 1 and in shadow below it (at 0.6 of the light), plus a
+    highlighted cell (at 0.9: an app's selected cell), on a 4×4 of 56-px cells: the four edges
+    along the shadow's edge are named, none other."""
+    size = 4
+    paper = np.full((int(size * CELL), int(size * CELL)), 230, np.uint8)
+    paper[int(2 * CELL):] = 138
+    paper[:int(CELL), int(2 * CELL):int(3 * CELL)] = 207
+    grid = _Grid(size)
+    grid.lines_x = grid.lines_y = [i * CELL for i in range(size + 1)]
+    assert shadow_steps(grid, paper) == {((1, c), (2, c)) for c in range(size)}
+
+
+@pytest.mark.parametrize("on_shadow_edge", [False, True])
+def test_a_wall_hidden_in_a_shadows_edge_is_added_by_the_clue_rule(on_shadow_edge):
+    """Hand-held k9494-0247's case, built: a wall under row 1 read at 0.015 (a shadow below it is
+    as dark as the wall), and the cell under it shows a label as the photo's others do. Read along
+    a shadow's edge, the wall is weighed as at least STEP_CAP likely and the clue rule adds it; the
+    same reading off a shadow's edge stays no wall. The added wall is not reported as sure."""
+    size, walls = 4, _columns_walls(4)
+    probs = {e: (0.95 if e in walls else 0.02) for e in interior_edges(size)}
+    hidden = ((1, 0), (2, 0))
+    probs[hidden] = 0.015
+    presence = {(r, c): 0.03 for r in range(size) for c in range(size)}
+    presence.update({(0, 0): 0.74, (0, 1): 0.76, (0, 2): 0.73, (0, 3): 0.77, (2, 0): 0.75})
+    read = CageWalls(probs, frozenset({hidden}) if on_shadow_edge else frozenset())
+    settled = settle(_Grid(size), read, presence)
+    cages = sorted(cages_from_walls(size, settled))
+    assert (cages[0] == ((0, 0), (1, 0))) == on_shadow_edge
+    assert settled.wall_probability[hidden] < 0.9
+
+
+@pytest.mark.parametrize("seed, index", [(9494, 247), (5252, 26)])
+def test_a_wall_along_a_shadows_edge_is_found_by_the_clue_rule(seed, index):
+    """Hand-held k9494-0247 and hard k5252-0026: a shadow's edge runs along a wall and the wall,
+    measured against the shadow, read as absent (0.015, 0.02); two cages were read as one though
+    each shows its label (:func:`vision.cages.shadow_steps`). Both fail without it."""
+    assert _held_out_partition_read(index, seed)
 
 
 def test_a_clear_wall_stays_when_the_cage_it_closes_shows_no_clue_label():
