@@ -723,9 +723,10 @@ def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray],
             labels, stats, lines, members = labels_in, stats_in, lines_in, again
     if not members:
         return None
-    digit_like = [stats[i, 3] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]
-    height = float(np.median(digit_like))
-    top = float(np.median([stats[i, 1] for i in members if stats[i, 3] >= 0.7 * stats[members[0], 3]]))
+    tallest = max(stats[i, 3] for i in members)
+    digit_like = [i for i in members if stats[i, 3] >= 0.7 * tallest]
+    height = float(np.median(stats[digit_like, 3]))
+    top = float(np.median(stats[digit_like, 1]))
     glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height)]
     a = members[0]
     contrast = float(np.percentile(dark[labels == a], 90)) if (labels == a).any() else 0.0
