@@ -723,12 +723,12 @@ def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray],
             labels, stats, lines, members = labels_in, stats_in, lines_in, again
     if not members:
         return None
-    tallest = max(stats[i, 3] for i in members)
-    digit_like = [i for i in members if stats[i, 3] >= 0.7 * tallest]
+    a = members[0]
+    digit_like = [i for i in members if stats[i, 3] >= 0.7 * stats[a, 3]
+                  and stats[i, 1] <= stats[a, 1] + 0.3 * stats[a, 3]]
     height = float(np.median(stats[digit_like, 3]))
     top = float(np.median(stats[digit_like, 1]))
     glyphs = [g for ids in _group(members, stats) for g in _split_wide(ids, labels, stats, dark, height)]
-    a = members[0]
     contrast = float(np.percentile(dark[labels == a], 90)) if (labels == a).any() else 0.0
     strength = float(np.clip(contrast / 0.5, 0, 1) * np.clip(stats[a, 3] / (0.12 * CELL), 0, 1))
     return Label(tuple(glyphs), top, height, dark, strength, np.where(lines, 0, dark).astype(np.float32))
