@@ -234,6 +234,21 @@ def _held_out_clue_reading(index: int, cell, folder, seed: int = 700, true_corne
     return read_clues(grid, anchors)[cell]
 
 
+def test_a_labels_height_is_its_digits_when_its_first_glyph_is_cut_short(tmp_path):
+    # Hard k6161-0079 (an app's highlighted cell, blurred): the "1" of "100×" is faint and only its
+    # top 10 px were cut as ink, the "00" 17 px. Measured against that first glyph, the "×" (7 px,
+    # its top 6 px lower) counted as a digit too and the label was taken as 10 px tall, its strip
+    # cut so and read "10+". Without the "×" it is 13.5 px (the median of the "1" and the "00").
+    from ui.corpus import plan, write_item
+    from vision.clues import label_glyphs
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 6161)[79], tmp_path)
+    label = label_glyphs(find_grid(load_image(path.with_suffix(".jpg"))), (1, 2))
+    assert label is not None and 12 < label.height <= 19
+
+
 def test_a_wide_bold_label_under_the_top_line_keeps_its_top_rows_and_a_dotted_line_goes():
     # Web-style hand-held photos (held out: k700-0050, -0077, -0194): a long bold clue ("11340×")
     # printed just under the top line covers 40% of the cell's width in its top rows, which were
