@@ -251,21 +251,25 @@ def edge_strengths(grid: GridFind, dark: np.ndarray | None = None) -> dict[Edge,
     cell = (xs[-1] - xs[0]) / n
     dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + SIDE + 2
-    strips = {}
-    for (r, c), (r2, c2) in interior_edges(n):
-        if r2 == r:  # vertical line right of (r, c)
-            x, y0, y1 = xs[c + 1], ys[r], ys[r + 1]
-            t = TRIM * (y1 - y0)
-            strip = dark[int(y0 + t):int(y1 - t), max(0, int(x) - span):int(x) + span + 1]
-            centre = x - max(0, int(x) - span)
-        else:  # horizontal line below (r, c)
-            y, x0, x1 = ys[r + 1], xs[c], xs[c + 1]
-            t = TRIM * (x1 - x0)
-            strip = dark[max(0, int(y) - span):int(y) + span + 1, int(x0 + t):int(x1 - t)].T
-            centre = y - max(0, int(y) - span)
-        strips[((r, c), (r2, c2))] = (strip, centre, cell)
+    strips = {edge: (*across(dark, grid, edge, -span, span + 1), cell) for edge in interior_edges(n)}
     # Half the strips are measured by the helper process when it runs (vision.helper).
     return dict(zip(strips, two_core_map(ridge_strength, strips.values())))
+
+
+def across(image: np.ndarray, grid: GridFind, edge: Edge, lo: int, hi: int) -> tuple[np.ndarray, float]:
+    """``(strip, centre)``: the part of ``image`` (the rectified grid's size) across ``edge``'s line,
+    from ``lo`` to ``hi`` pixels off the line's whole pixel (cut at the image's edge), along the
+    edge less TRIM of its length at each end — rows along the edge, columns across it (a
+    horizontal line's strip turned) — and the line's position in the strip's columns."""
+    (r, c), (r2, _) = edge
+    if r2 == r:  # vertical line right of (r, c)
+        at, a, b = grid.lines_x[c + 1], grid.lines_y[r], grid.lines_y[r + 1]
+    else:  # horizontal line below (r, c)
+        at, a, b = grid.lines_y[r + 1], grid.lines_x[c], grid.lines_x[c + 1]
+    t = TRIM * (b - a)
+    along, start = slice(int(a + t), int(b - t)), max(0, int(at) + lo)
+    off = slice(start, max(0, int(at) + hi))
+    return (image[along, off] if r2 == r else image[off, along].T), at - start
 
 
 def border_strength(grid: GridFind, dark: np.ndarray | None = None) -> float:
@@ -380,23 +384,14 @@ def shadow_steps(grid: GridFind, paper: np.ndarray) -> frozenset[Edge]:
     """The interior edges of ``grid`` that lie along a shadow's edge: the ``paper``
     (:func:`grid_tones`') beside the line on one side under STEP_RATIO of the other side's (see
     there)."""
-    xs, ys = grid.lines_x, grid.lines_y
     cell = _cell_side(grid)
     near, far = int(STEP_NEAR * cell), max(int(STEP_NEAR * cell) + 1, int(STEP_FAR * cell))
     median_of = lambda band: float(np.median(band)) if band.size else 0.0
     steps = set()
-    for (r, c), (r2, c2) in interior_edges(grid.size):
-        if r2 == r:  # vertical line right of (r, c)
-            x, t = int(xs[c + 1]), TRIM * (ys[r + 1] - ys[r])
-            rows = slice(int(ys[r] + t), int(ys[r + 1] - t))
-            one, two = paper[rows, max(0, x - far):max(0, x - near)], paper[rows, x + near:x + far]
-        else:  # horizontal line below (r, c)
-            y, t = int(ys[r + 1]), TRIM * (xs[c + 1] - xs[c])
-            cols = slice(int(xs[c] + t), int(xs[c + 1] - t))
-            one, two = paper[max(0, y - far):max(0, y - near), cols], paper[y + near:y + far, cols]
-        low, high = sorted((median_of(one), median_of(two)))
+    for edge in interior_edges(grid.size):
+        low, high = sorted(median_of(across(paper, grid, edge, *off)[0]) for off in ((-far, -near), (near, far)))
         if low < STEP_RATIO * high:
-            steps.add(((r, c), (r2, c2)))
+            steps.add(edge)
     return frozenset(steps)
 
 
