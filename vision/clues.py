@@ -724,6 +724,9 @@ def _label(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray, np.ndarray],
     if not members:
         return None
     a = members[0]
+    # Digits are the members about as tall as the first glyph and starting no lower than 0.3 of
+    # its height below its top: an operator is centred lower (hard k6161-0079: a faint "1" cut to
+    # its top 10 px, the "×" 7 px tall, the label measured 10 px instead of the "00"'s 17).
     digit_like = [i for i in members if stats[i, 3] >= 0.7 * stats[a, 3]
                   and stats[i, 1] <= stats[a, 1] + 0.3 * stats[a, 3]]
     height = float(np.median(stats[digit_like, 3]))
