@@ -247,11 +247,10 @@ def _inner_peak(weighed: np.ndarray, open_start: bool, open_end: bool) -> int:
 def edge_strengths(grid: GridFind, dark: np.ndarray | None = None) -> dict[Edge, float]:
     """The measured strength of every interior edge (the border is measured by
     :func:`border_strength`); ``dark`` is :func:`grid_darkness` when the caller has it."""
-    n, xs, ys = grid.size, grid.lines_x, grid.lines_y
-    cell = (xs[-1] - xs[0]) / n
+    cell = _cell_side(grid)
     dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + SIDE + 2
-    strips = {edge: (*across(dark, grid, edge, -span, span + 1), cell) for edge in interior_edges(n)}
+    strips = {edge: (*across(dark, grid, edge, -span, span + 1), cell) for edge in interior_edges(grid.size)}
     # Half the strips are measured by the helper process when it runs (vision.helper).
     return dict(zip(strips, two_core_map(ridge_strength, strips.values())))
 
@@ -276,7 +275,7 @@ def border_strength(grid: GridFind, dark: np.ndarray | None = None) -> float:
     """Strength of the outer border (a wall by definition), measured like an edge on its inner half
     doubled, the median over the four sides' cells (``dark`` as for :func:`edge_strengths`)."""
     n, xs, ys = grid.size, grid.lines_x, grid.lines_y
-    cell = (xs[-1] - xs[0]) / n
+    cell = _cell_side(grid)
     dark = grid_darkness(grid) if dark is None else dark
     span = int(round(REACH * cell + RIDGE * cell)) + 2
     strips = []
