@@ -641,13 +641,19 @@ def _shadowed_label(grid: GridFind, cell: Cell, near: tuple[float, float] | None
                and (h > 0.45 * CELL or w >= 0.85 * CELL) for x, y, w, h, area in stats[1:]):
         return None
     closed = closed_patch(grid, cell)
-    return _label(closed, _ink_and_lines(closed), near)
+    return _label(closed, closed_ink(grid, cell), near)
 
 
 def cell_ink(grid: GridFind, cell: Cell) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`ink_components` of the grid's cell and the line mask (see :func:`_ink_and_lines`),
     worked out once per grid and cell; read-only."""
     return _memo(grid, ("ink", cell), lambda: tuple(map(_read_only, _ink_and_lines(cell_patch(grid, cell)))))
+
+
+def closed_ink(grid: GridFind, cell: Cell) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`cell_ink` of the closing's patch (:func:`closed_patch`), worked out once per grid and
+    cell; read-only. A shadow's edge or a narrow shadow's band is no ink there."""
+    return _memo(grid, ("closed ink", cell), lambda: tuple(map(_read_only, _ink_and_lines(closed_patch(grid, cell)))))
 
 
 def _joined_on_left(stats: np.ndarray, members: list[int]) -> bool:
@@ -800,7 +806,7 @@ def cell_presence(grid: GridFind, cell: Cell) -> tuple[float, dict[tuple, object
     if label is not None:
         closed = closed_patch(grid, cell)
         if _faded(label, closed):
-            label = _label(closed, _ink_and_lines(closed))
+            label = _label(closed, closed_ink(grid, cell))
     probability = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
     return probability, {key: value for key, value in _PER_GRID.get(grid, {}).items() if key[1:2] == (cell,)}
 
