@@ -268,3 +268,39 @@ def test_a_written_digit_under_a_shadows_band_is_read_whole(seed, index, cells):
     readings = read_digits(grid, cells=cells)
     assert {cell: readings[cell].alternatives[0][0] for cell in cells if cell in readings} == {
         (r, c): entries[r][c] for r, c in cells}
+
+
+def test_faint_pen_digits_are_read_against_the_photos_own_pen():
+    """Hand-held k5252-0086 (the 300-photo set of seed 5252): a thin pen writes every digit faint
+    (peak darkness about 0.33), and two thin "1"s read as no digit, as faint as a line's end. The
+    photo's 27 digits read sure show how dark its pen is; measured against that, they are digits
+    (PEN_PEAK). Without that look they are missed."""
+    import numpy as np
+
+    from ui.corpus import make_item, plan
+    from vision import digits
+    from vision.grid import grid_from_corners
+
+    image, truth = make_item(plan(300, 5252)[86])
+    entries = truth["truth"]["entries"]
+    grid = grid_from_corners(image, np.array(truth["corners"]), truth["truth"]["size"])
+    cells = [(0, 3), (2, 0)]
+    readings = read_digits(grid)
+    assert {cell: readings[cell].alternatives[0][0] for cell in cells if cell in readings} == {
+        (r, c): entries[r][c] for r, c in cells}
+    sure = [reading for reading in readings.values() if reading.alternatives[0][1] >= digits.PEN_SURE]
+    assert len(sure) >= digits.PEN_SEEN
+
+
+def test_a_photo_with_no_sure_digit_gains_none_against_its_pen():
+    """With no digit read sure there is no pen to measure against, so nothing is read again."""
+    import numpy as np
+
+    from vision.digits import _faint_pen_probabilities
+
+    model = big_digit_model()
+    none = model.classes.index("none")
+    faint = np.zeros((20, 8), np.float32)
+    faint[:, 3:5] = 0.2
+    probs = {(0, 0): np.eye(len(model.classes), dtype=np.float32)[none]}
+    assert _faint_pen_probabilities(model, {(0, 0): faint}, probs, none) == {}
