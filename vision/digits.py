@@ -35,8 +35,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .clues import (CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, closed_ink, closed_patch, ink_components,
-                    kept_on_closing, label_glyphs, rectify)
+from .clues import (CELL, INK_THRESHOLD, INK_WEAK, MARGIN, cell_ink, cell_patch, closed_ink, closed_patch,
+                    ink_components, kept_on_closing, label_glyphs, rectify)
 from .quantiles import percentile, quantile
 from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, grown_within, jittered, load_or_fit, training_puzzle
@@ -392,13 +392,12 @@ def _faint_pen_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None], 
     PEN_SURE sure; empty when the photo's pen is not faint or too few of its digits are sure."""
     peaks = [float(percentile(glyphs[cell][glyphs[cell] > 0], 95)) for cell, p in probs.items()
              if int(np.argmax(p)) != none and p.max() >= PEN_SURE]
-    if len(peaks) < PEN_SEEN or float(np.median(peaks)) >= PEN_PEAK:
-        return {}
+    pen = float(np.median(peaks)) if len(peaks) >= PEN_SEEN else PEN_PEAK
     faint = [cell for cell, p in probs.items() if int(np.argmax(p)) == none]
-    if not faint:
+    if pen >= PEN_PEAK or not faint:
         return {}
     rows = np.stack([digit_features(glyphs[cell]) for cell in faint])
-    rows[:, -2:] *= PEN_PEAK / float(np.median(peaks))  # the peak and mean darkness features
+    rows[:, -2:] *= PEN_PEAK / pen  # the peak and mean darkness features (digit_features)
     return {cell: p for cell, p in zip(faint, model.probabilities(rows))
             if int(np.argmax(p)) != none and p.max() >= PEN_SURE}
 
