@@ -320,19 +320,26 @@ def _label_neck(mask: np.ndarray, label, y0: int, y1: int) -> int:
     return lo + int(np.argmin(widths))
 
 
-def digit_features(ink: np.ndarray) -> np.ndarray:
+def stroke_darkness(ink: np.ndarray) -> tuple[float, float]:
+    """``(peak, mean)`` darkness of a glyph's strokes (``ink``, zero off the glyph): their 95th
+    percentile and mean; zeros for an empty glyph."""
+    strokes = ink[ink > 0]
+    return (float(percentile(strokes, 95)), float(strokes.mean())) if strokes.size else (0.0, 0.0)
+
+
+def digit_features(ink: np.ndarray, darkness: float = 1.0) -> np.ndarray:
     """Feature vector (float32, WINDOW² + 5) of a big digit's ink: centred in a square of its height,
     resized, normalised; plus aspect, height share of the cell, ink density, and the ink's peak and
-    mean darkness (a shadow's edge is far lighter than written ink)."""
+    mean darkness (a shadow's edge is far lighter than written ink), those two times ``darkness``
+    (a photo's faint pen measured against a normal one's, see PEN_PEAK)."""
     h, w = ink.shape
     side = max(h, w)
     canvas = np.zeros((side, side), np.float32)
     canvas[(side - h) // 2:(side - h) // 2 + h, (side - w) // 2:(side - w) // 2 + w] = ink
     small = cv2.resize(canvas, (WINDOW, WINDOW), interpolation=cv2.INTER_AREA)
     small = small / max(1e-3, float(small.max()))
-    strokes = ink[ink > 0]
-    peak, mean = (float(percentile(strokes, 95)), float(strokes.mean())) if strokes.size else (0.0, 0.0)
-    shape = [w / h, h / CELL, float(ink.sum()) / (h * h), peak, mean]
+    peak, mean = stroke_darkness(ink)
+    shape = [w / h, h / CELL, float(ink.sum()) / (h * h), darkness * peak, darkness * mean]
     return np.concatenate([small.ravel(), 3.0 * np.array(shape, np.float32)]).astype(np.float32)
 
 
@@ -390,14 +397,13 @@ def _faint_pen_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None], 
     """Class probabilities of the cells whose glyph (``glyphs``) read as no digit (``probs``; class
     ``none``), read again against the photo's own pen (see PEN_PEAK), for those now read as a digit
     PEN_SURE sure; empty when the photo's pen is not faint or too few of its digits are sure."""
-    peaks = [float(percentile(glyphs[cell][glyphs[cell] > 0], 95)) for cell, p in probs.items()
+    peaks = [stroke_darkness(glyphs[cell])[0] for cell, p in probs.items()
              if int(np.argmax(p)) != none and p.max() >= PEN_SURE]
     pen = float(np.median(peaks)) if len(peaks) >= PEN_SEEN else PEN_PEAK
     faint = [cell for cell, p in probs.items() if int(np.argmax(p)) == none]
     if pen >= PEN_PEAK or not faint:
         return {}
-    rows = np.stack([digit_features(glyphs[cell]) for cell in faint])
-    rows[:, -2:] *= PEN_PEAK / pen  # the peak and mean darkness features (digit_features)
+    rows = np.stack([digit_features(glyphs[cell], darkness=PEN_PEAK / pen) for cell in faint])
     return {cell: p for cell, p in zip(faint, model.probabilities(rows))
             if int(np.argmax(p)) != none and p.max() >= PEN_SURE}
 
