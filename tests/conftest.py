@@ -1,12 +1,14 @@
 """Shared fixtures: the seed puzzles and Keen puzzles from ../shared, and small puzzle builders."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from pathlib import Path
 
 import pytest
 
+import ui.photo
 import vision.helper
 from solver import Cage, Puzzle
 from solver.formats import parse_keen, puzzle_from_json
@@ -94,6 +96,20 @@ def no_kept_photo_of_a_person(tmp_path_factory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("KENSNAP_APP_KEPT", str(folder))
         yield folder
+
+
+@pytest.fixture(scope="session", autouse=True)
+def photos_drawn_as_when_the_tests_were_written():
+    """Photos the tests draw again from their seeds (corpus photos named by seed and number, the
+    photos behind each regression test) are shaken as they were when those tests were written:
+    with the simulator's coarse shake from before the sixty-fourth round (``PhotoLevel.coarse_shake``,
+    which the networks' training photos keep too). The corpus and the samples shake as each level
+    says; tests/test_photo.py tests that shake itself, and the committed samples, read by several
+    tests, are drawn with it."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name, level in list(ui.photo.LEVELS.items()):
+            patch.setitem(ui.photo.LEVELS, name, dataclasses.replace(level, coarse_shake=True))
+        yield
 
 
 @pytest.fixture(autouse=True)

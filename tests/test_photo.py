@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from puzzles_for_drawing import grey, puzzle_of_size
 
-from ui.photo import LEVELS, Photo, simulate
+from ui.photo import LEVELS, Photo, _blurred, coarse_shake_kernel, shake_kernel, simulate
 from ui.render import make_entries, render
 
 SQUARE_CELL = 24
@@ -76,6 +76,63 @@ def test_levels_have_their_resolutions():
     rendering = rendering_of(6, "web", seed=4, cell_px=64)
     assert simulate(rendering, "clean", seed=4).px_per_cell >= 60
     assert 35 <= simulate(rendering, "handheld", seed=4).px_per_cell <= 60
+
+
+# --- the hand's shake -------------------------------------------------------------------------------
+
+def spread_of_a_point(length: float, angle: float, coarse: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Where one bright pixel's light lands after a shake: its centre (x, y) relative to the pixel
+    and the 2×2 covariance of the light, in pixels."""
+    image = np.zeros((21, 21, 3), np.float32)
+    image[10, 10] = 1.0
+    light = _blurred(image, 0.0, length, angle, coarse=coarse)[..., 0].astype(float)
+    ys, xs = np.mgrid[0:21, 0:21] - 10.0
+    w = light / light.sum()
+    centre = np.array([(w * xs).sum(), (w * ys).sum()])
+    dx, dy = xs - centre[0], ys - centre[1]
+    cov = np.array([[(w * dx * dx).sum(), (w * dx * dy).sum()], [(w * dx * dy).sum(), (w * dy * dy).sum()]])
+    return centre, cov
+
+
+@pytest.mark.parametrize("length", [1.2, 1.6, 2.0, 2.5])
+def test_a_shake_spreads_a_point_over_its_own_length(length):
+    # Light spread evenly over a segment L long has a variance of L²/12 along it, and none across.
+    for angle in (0.0, 35.0):
+        centre, cov = spread_of_a_point(length, angle)
+        along = np.array([np.cos(np.radians(angle)), np.sin(np.radians(angle))])
+        across = np.array([-along[1], along[0]])
+        assert np.allclose(centre, 0, atol=1e-5)
+        assert along @ cov @ along == pytest.approx(length ** 2 / 12, abs=0.01)
+        assert abs(across @ cov @ across) < 0.01
+
+
+def test_a_longer_shake_spreads_further_and_the_coarse_one_did_not():
+    spreads = [spread_of_a_point(length, 20.0)[1].trace() for length in (1.2, 1.8, 2.4)]
+    assert spreads[0] < spreads[1] < spreads[2]
+    # The kernel before the sixty-fourth round, kept for the networks' training photos: any shake
+    # from 1.1 to 2.5 px was a 3-px line; none under 1 px shook at all.
+    assert np.array_equal(coarse_shake_kernel(1.2, 20.0), coarse_shake_kernel(2.4, 20.0))
+    assert coarse_shake_kernel(0.9, 20.0) is None
+    assert spread_of_a_point(1.2, 20.0, coarse=True)[1].trace() > 2 * spreads[0]
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, 45.0, 90.0, 135.0, 170.0])
+def test_a_shake_follows_its_angle_and_keeps_the_light(angle):
+    kernel = shake_kernel(2.2, angle)
+    assert kernel.shape[0] == kernel.shape[1] and kernel.shape[0] % 2 == 1
+    assert kernel.sum() == pytest.approx(1.0, abs=1e-5)
+    assert np.allclose(kernel, kernel[::-1, ::-1], atol=1e-7)  # symmetric: no shift of the picture
+    _, cov = spread_of_a_point(2.2, angle)
+    values, vectors = np.linalg.eigh(cov)
+    along = vectors[:, 1]
+    seen = np.degrees(np.arctan2(along[1], along[0])) % 180
+    assert min(abs(seen - angle), 180 - abs(seen - angle)) < 3
+    assert values[1] > 20 * abs(values[0])
+
+
+def test_no_shake_below_a_twentieth_of_a_pixel():
+    assert shake_kernel(0.04, 10.0) is None
+    assert shake_kernel(0.5, 10.0) is not None  # a hard photo's shake of half a pixel is drawn
 
 
 # --- the corners map the grid ---------------------------------------------------------------------

@@ -45,6 +45,7 @@ class PhotoLevel:
     curl: Range
     blur: Range
     motion_blur: float
+    """Longest shake, in pixels of the final photo: each photo's is drawn evenly from 0 to it."""
     noise: Range
     shade: Range
     shadow: float
@@ -55,6 +56,12 @@ class PhotoLevel:
     jpeg: tuple[int, int]
     surround: Range
     """Margin of the frame around the grid."""
+    coarse_shake: bool = False
+    """Shake with the simulator's kernel before the sixty-fourth round (:func:`coarse_shake_kernel`:
+    every shake of 1–2.5 px drawn 3 px long, none under 1 px) instead of one ``motion_blur`` long.
+    The networks fitted at first use learn from photos shaken so (a heavier smear than the levels
+    name), and keep doing so, so that a fresh machine fits the same networks as before; photos of
+    the corpus and the samples are shaken as the level says."""
 
 
 LEVELS: dict[str, PhotoLevel] = {
@@ -468,7 +475,8 @@ def develop(image: np.ndarray, level: PhotoLevel, seed: int, glowing: np.ndarray
     warmth, tint = rng.uniform(-level.cast, level.cast), rng.uniform(-level.cast, level.cast) / 3
     cast = np.array([1 + warmth, 1 + tint, 1 - warmth])
     image = image * light[..., None] * cast.astype(np.float32)
-    image = _blurred(image, rng.uniform(*level.blur), rng.uniform(0, level.motion_blur), rng.uniform(0, 180))
+    image = _blurred(image, rng.uniform(*level.blur), rng.uniform(0, level.motion_blur), rng.uniform(0, 180),
+                     coarse=level.coarse_shake)
     sigma = rng.uniform(*level.noise)
     noise = rng.normal(0, sigma, (h, w, 1)) + rng.normal(0, sigma * 0.4, (h, w, 3))
     image = np.clip(image + noise.astype(np.float32), 0, 255).astype(np.uint8)
@@ -504,18 +512,70 @@ def _shadow(frame: tuple[int, int], depth: float, rng: np.random.Generator) -> n
     return 1 - (1 - depth) * soft
 
 
-def _blurred(image: np.ndarray, sigma: float, motion: float, angle: float) -> np.ndarray:
-    """The image defocused (Gaussian ``sigma``) and shaken (a line kernel ``motion`` px long)."""
+def _blurred(image: np.ndarray, sigma: float, motion: float, angle: float, coarse: bool = False) -> np.ndarray:
+    """The image defocused (Gaussian ``sigma``) and shaken along a line ``motion`` px long at
+    ``angle`` degrees (:func:`shake_kernel`; with ``coarse``, :func:`coarse_shake_kernel`)."""
     if sigma > 0.05:
         image = cv2.GaussianBlur(image, (0, 0), sigma)
-    if motion >= 1:
-        k = int(np.ceil(motion)) | 1
-        kernel = np.zeros((k, k), np.float32)
-        c = k // 2
-        dx, dy = np.cos(np.radians(angle)) * motion / 2, np.sin(np.radians(angle)) * motion / 2
-        cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
-        image = cv2.filter2D(image, -1, kernel / kernel.sum())
+    kernel = coarse_shake_kernel(motion, angle) if coarse else shake_kernel(motion, angle)
+    if kernel is not None:
+        image = cv2.filter2D(image, -1, kernel)
     return image
+
+
+SHAKE_STEPS_PER_PX = 64
+"""Points per pixel of shake that :func:`shake_kernel` averages over."""
+
+
+def _cubic_weights(offset: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Catmull–Rom (Keys, a = −0.5) interpolation of a shift by each ``offset``: the first of the
+    four pixels it reads (relative to the centre) and their four weights, one row per offset.
+    The weights sum to 1 and move the picture's centre of light by the offset exactly, adding no
+    spread of their own (second-order accurate), unlike a bilinear shift."""
+    first = np.floor(offset).astype(int) - 1
+    d = offset[:, None] - (first[:, None] + np.arange(4))  # distances to the four pixels, in (-2, 2)
+    x = np.abs(d)
+    a = -0.5
+    near = (a + 2) * x ** 3 - (a + 3) * x ** 2 + 1
+    far = a * x ** 3 - 5 * a * x ** 2 + 8 * a * x - 4 * a
+    return first, np.where(x <= 1, near, np.where(x < 2, far, 0.0))
+
+
+def shake_kernel(length: float, angle: float) -> np.ndarray | None:
+    """The blur of a camera moving evenly ``length`` px along ``angle`` degrees during the
+    exposure: the average of the picture shifted to every point of a segment that long centred on
+    it (SHAKE_STEPS_PER_PX points a pixel), each shift resampled by Catmull–Rom interpolation
+    (:func:`_cubic_weights`). A point's light so spreads L²/12 px² along the shake and none across
+    it. Odd-sized, sums to 1, symmetric about its centre (so correlation and convolution are the
+    same); None for a shake under a twentieth of a pixel."""
+    if length < 0.05:
+        return None
+    half = length / 2
+    k = 2 * int(np.ceil(half)) + 5
+    c = k // 2
+    t = np.linspace(-half, half, max(2, int(np.ceil(length * SHAKE_STEPS_PER_PX)) + 1))
+    x_first, x_weights = _cubic_weights(t * np.cos(np.radians(angle)))
+    y_first, y_weights = _cubic_weights(t * np.sin(np.radians(angle)))
+    kernel = np.zeros((k, k), np.float64)
+    for i in range(4):
+        for j in range(4):
+            np.add.at(kernel, (c + y_first + i, c + x_first + j), y_weights[:, i] * x_weights[:, j])
+    return (kernel / kernel.sum()).astype(np.float32)
+
+
+def coarse_shake_kernel(motion: float, angle: float) -> np.ndarray | None:
+    """The shake kernel the simulator drew before the sixty-fourth round, kept for the networks'
+    training photos (``PhotoLevel.coarse_shake``): a one-pixel line on a grid of ceil(motion)|1
+    pixels from the centre ± motion/2 rounded to whole pixels. Any motion from about 1.1 to 2.5
+    px so becomes a 3-px line at nearly every angle, and none under 1 px shakes at all."""
+    if motion < 1:
+        return None
+    k = int(np.ceil(motion)) | 1
+    kernel = np.zeros((k, k), np.float32)
+    c = k // 2
+    dx, dy = np.cos(np.radians(angle)) * motion / 2, np.sin(np.radians(angle)) * motion / 2
+    cv2.line(kernel, (round(c - dx), round(c - dy)), (round(c + dx), round(c + dy)), 1.0, 1)
+    return kernel / kernel.sum()
 
 
 def _jpeg(image: np.ndarray, quality: int) -> np.ndarray:

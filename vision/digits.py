@@ -488,7 +488,8 @@ def training_photo_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
         style = list(STYLES)[seed % len(STYLES)]
         rendering = render(made.puzzle.with_entries(entries), style, seed=int(seed) * 29 + 5, pencil=pencil)
         level = LEVELS[PHOTO_LEVELS[(seed // len(STYLES)) % len(PHOTO_LEVELS)]]
-        photo = simulate(rendering, dataclasses.replace(level, curl=(0, 0)), seed=int(seed) * 31 + 3)
+        photo = simulate(rendering, dataclasses.replace(level, curl=(0, 0), coarse_shake=True),
+                         seed=int(seed) * 31 + 3)
         corners = jittered(np.asarray(photo.corners, float), size, rng, 0.015)
         grid = grid_from_corners(photo.image, corners, size)
         _add_glyphs(rows, labels, grid, rendering, entries, lambda cell: cell_digit_glyph(grid, cell, shadow_steps=True))

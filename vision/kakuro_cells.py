@@ -43,7 +43,7 @@ Algorithm:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache, partial
 from pathlib import Path
 
@@ -946,7 +946,7 @@ def _training_kakuro(seed: int) -> tuple:
 
     from solver.kakuro.generator import KakuroOptions, build, random_layout
     from solver.kakuro.model import KakuroPuzzle
-    from ui.photo import simulate
+    from ui.photo import LEVELS, simulate
     from ui.render_kakuro import KAKURO_STYLES, render_kakuro
 
     rng = random.Random(seed * 7919 + 13)
@@ -961,7 +961,8 @@ def _training_kakuro(seed: int) -> tuple:
                           for c in range(c_max)) for r in range(r_max))
     puzzle = KakuroPuzzle(r_max, c_max, grid, entries)
     style = list(KAKURO_STYLES)[seed % len(KAKURO_STYLES)]
-    photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)], seed=seed)
+    photo_level = replace(LEVELS[TRAINING_LEVELS[(seed // 3) % len(TRAINING_LEVELS)]], coarse_shake=True)
+    photo = simulate(render_kakuro(puzzle, style, seed=seed + 101), photo_level, seed=seed)
     found = _training_grid(photo, r_max, c_max, seed)
     patches = cell_patches(found)
     _, level = cell_tones(patches)

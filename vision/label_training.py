@@ -266,7 +266,8 @@ def _training_chunk(seeds) -> tuple[list[np.ndarray], list[int]]:
         style = list(STYLES)[seed % len(STYLES)]
         rendering = render(puzzle, style, seed=int(seed) * 37 + 11, cell_px=80)
         level = LEVELS[TRAINING_LEVELS[(seed // len(STYLES)) % len(TRAINING_LEVELS)]]
-        photo = simulate(rendering, dataclasses.replace(level, curl=(0, 0)), seed=int(seed) * 13 + 7)
+        photo = simulate(rendering, dataclasses.replace(level, curl=(0, 0), coarse_shake=True),
+                         seed=int(seed) * 13 + 7)
         grid = grid_from_corners(photo.image, jittered(np.asarray(photo.corners, float), size, rng, 0.015), size)
         side = grid.rectified.shape[1]
         dst = np.float32([[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]])
