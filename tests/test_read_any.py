@@ -220,11 +220,23 @@ def test_a_kakuro_is_not_lost_to_a_kenken_that_changed_a_larger_share_of_its_clu
     from vision.read_any import DOUBTS, _kenken_rather
 
     three = ("changed",) * 3
-    kenken = Seen(confident=False, status="unique", changes=three, puzzle=Seen(cages=tuple(range(9))))
+    kenken = Seen(confident=False, status="unique", changes=three, puzzle=Seen(cages=tuple(range(9)), size=5))
     kakuro = Seen(status="unique", notes=(DOUBTS[0] + " ...",), changes=three, puzzle=Seen(runs=tuple(range(22))))
     assert not _kenken_rather(kenken, kakuro)
     assert _kenken_rather(kenken, Seen(status="unique", notes=kakuro.notes, changes=three, puzzle=Seen(runs=tuple(range(6)))))
     assert _kenken_rather(kenken, Seen(status="unique", notes=(), changes=(), puzzle=kakuro.puzzle)) is False
+    # A KenKen with no solution gives way to a Kakuro in doubt, unless that changed more than half
+    # its numbers (MADE_UP_SHARE) and the KenKen grid is 5×5 or more.
+    unsolved = Seen(confident=False, status="none", changes=(), puzzle=Seen(cages=tuple(range(9)), size=5))
+
+    def in_doubt(changed: int) -> Seen:
+        return Seen(status="unique", notes=kakuro.notes, changes=("changed",) * changed, puzzle=kakuro.puzzle)
+
+    assert not _kenken_rather(unsolved, kakuro)
+    assert not _kenken_rather(unsolved, in_doubt(11))  # 11 of 22: half
+    assert _kenken_rather(unsolved, in_doubt(12))  # 12 of 22: more than half, made up
+    small = Seen(confident=False, status="none", changes=(), puzzle=Seen(cages=tuple(range(6)), size=4))
+    assert not _kenken_rather(small, in_doubt(12))
 
 
 @pytest.mark.parametrize("index", [30, 130])
