@@ -272,9 +272,10 @@ def _kenken_rather(kenken: Reading, kakuro: KakuroReading) -> bool:
     the module docstring)."""
     settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
     bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
+    kakuro_changed = _share(kakuro.changes, kakuro.puzzle.runs)
     guessed_less = (kakuro.status != "unique" or bare
-                    or _share(kenken.changes, kenken.puzzle.cages) <= _share(kakuro.changes, kakuro.puzzle.runs))
-    made_up = kenken.puzzle.size >= SURE_SIZE and _share(kakuro.changes, kakuro.puzzle.runs) > MADE_UP_SHARE
+                    or _share(kenken.changes, kenken.puzzle.cages) <= kakuro_changed)
+    made_up = kenken.puzzle.size >= SURE_SIZE and kakuro_changed > MADE_UP_SHARE
     return kenken.confident or (not settled and ((kenken.status == "unique" and guessed_less) or bare or made_up))
 
 
