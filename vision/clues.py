@@ -775,11 +775,11 @@ def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, closed: np.
     """Whether ``label``'s first glyph is at least CLOSING tall, keeps BIG_KEPT of its ink on the
     ``closed`` patch and FADED over a closing whose square is twice the glyph's height. The closing
     takes the inside of a glyph that big and bold for paper (its ink holds a CLOSING square), so
-    the glyph keeps only its rim there; a shadow's edge keeps far less (on 1,800 photos the big ones
-    a wider closing would keep kept at most 0.31, such labels 0.6 or more), and a wider closing
-    keeps the labels whole. Hand-held app k5252-0175: "28×", 17 px tall in the patch, kept 0.64 of
-    its ink, was looked for again on the closing's patch and not found, and "one clue per cage"
-    joined its cage to the one beside it."""
+    the glyph keeps only its rim there; a shadow's edge keeps far less (on the eight photos whose
+    partitions a wider closing alone moved, the shadows' edges kept 0.04–0.31, such labels
+    0.6–0.75), and a wider closing keeps the labels whole. Hand-held app k5252-0175: "28×", 17 px
+    tall in the patch, kept 0.64 of its ink, was looked for again on the closing's patch and not
+    found, and "one clue per cage" joined its cage to the one beside it."""
     glyph = label.glyphs[0]
     x0, y0, _, y1 = glyph.box
     if y1 - y0 < CLOSING or kept_on_closing(closed, glyph.ink, (y0, x0)) < BIG_KEPT:
@@ -811,7 +811,9 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
     as a label (the dilation's lit paper reaches into the shadow and its edge reads as ink), and
     settling the walls by "one clue per cage" then put a wall through a cage there. Held-out
     hard photos with true corners, cage partitions wrong: seed 9090 12 → 6 of 99, seed 700 15 → 8.
-    The labels themselves are read on the first patch, the one the label model learnt from."""
+    The labels themselves are read on the first patch, the one the label model learnt from. A first
+    glyph too big and bold for the closing is kept when a wider one keeps it and the closing's patch
+    shows no label (:func:`_kept_on_wider_closing`)."""
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)]
     # Half the cells are worked out by the helper process when it runs (vision.helper): each cell's
     # look needs only the rectified grid and its lines, and what it works out (patches, ink, label)
