@@ -107,9 +107,23 @@ def photos_drawn_as_when_the_tests_were_written():
     says; tests/test_photo.py tests that shake itself, and the committed samples, read by several
     tests, are drawn with it."""
     with pytest.MonkeyPatch.context() as patch:
-        for name, level in list(ui.photo.LEVELS.items()):
-            patch.setitem(ui.photo.LEVELS, name, dataclasses.replace(level, coarse_shake=True))
+        _shake_every_level(patch, coarse=True)
         yield
+
+
+@pytest.fixture
+def photos_shaken_as_their_levels_say(monkeypatch):
+    """For one test: photos drawn again from their seeds are shaken as the corpus has made them
+    since the sixty-fourth round (the mended shake, ``ui.photo.shake_kernel``), for regression tests
+    of photos that read wrong only so."""
+    _shake_every_level(monkeypatch, coarse=False)
+
+
+def _shake_every_level(patch: pytest.MonkeyPatch, coarse: bool) -> None:
+    """Every photo level of ``ui.photo.LEVELS`` set, through ``patch``, to shake with the coarse
+    kernel from before the sixty-fourth round or not (``PhotoLevel.coarse_shake``)."""
+    for name, level in list(ui.photo.LEVELS.items()):
+        patch.setitem(ui.photo.LEVELS, name, dataclasses.replace(level, coarse_shake=coarse))
 
 
 @pytest.fixture(autouse=True)

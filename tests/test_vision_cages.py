@@ -226,18 +226,12 @@ def test_a_wall_beside_a_label_is_measured_on_its_own_ridge(seed, index):
     assert _held_out_partition_read(index, seed)
 
 
-def test_a_big_bold_label_is_not_taken_for_a_shadows_edge(monkeypatch):
+def test_a_big_bold_label_is_not_taken_for_a_shadows_edge(photos_shaken_as_their_levels_say):
     """Hand-held app k5252-0175 as made since the sixty-fourth round (the mended shake): its bold
     labels are 17 px tall in the cell's patch, so the grey closing that tells a shadow's edge from a
     label took the inside of "28×" for paper, the label faded as a shadow's edge does and was not
     found again, and "one clue per cage" joined its cage to the "2÷" beside it
     (``clues._kept_on_wider_closing``)."""
-    from dataclasses import replace
-
-    import ui.photo
-
-    for name, level in list(ui.photo.LEVELS.items()):
-        monkeypatch.setitem(ui.photo.LEVELS, name, replace(level, coarse_shake=False))
     assert _held_out_partition_read(175, 5252)
 
 
