@@ -409,6 +409,23 @@ def test_a_grid_outlined_only_with_the_keypad_below_it_is_found(tmp_path):
     assert np.allclose(trimmed(square, 2, BAND_CUT), [[1.5, 0], [10, 0], [10, 10], [1.5, 10]])
 
 
+def test_an_app_panel_outlined_with_its_keypad_shows_the_grid_less_the_keypad(photos_shaken_as_their_levels_say,
+                                                                              tmp_path):
+    # Hard app photo k9494-0205 as made since the sixty-fourth round (an 8×8 above the app's keypad,
+    # a hard shadow across its lower half): the one outline around the grid was the panel with the
+    # keypad, whose probe found the 8×8's lines (contrast 0.061) in cells cut by the keys (tidy
+    # 0.07), no grid; a 3×3 of the blue page behind it was read. The panel less its bottom band
+    # (BAND_CUT) shows the 8×8 (_unbanded_probes), in a plain find, not only as a last resort.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 9494)[205], tmp_path)  # as the corpus has it: a JPEG file
+    truth = json.loads(path.read_text())
+    found = find_grid(load_image(path.with_suffix(".jpg")))
+    assert not found.flattened
+    assert_found_as_true(found, truth, within=0.1)
+
+
 def test_a_page_cut_up_by_a_shadow_does_not_hide_the_grid_on_it():
     # 12-megapixel hard web photo k1212-0053 (``kensnap corpus --count 60 --seed 1212 --megapixels
     # 12``, item 53): a hard shadow across the page and the 6×6's left half. The only outline with a

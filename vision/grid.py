@@ -231,6 +231,15 @@ INSET_BETTER = 2.0
 it scores more than this many times as much: the same corners, measured clearly. Hard app photo
 k6464-0115 (a 5×5, 288×216 px): its outline's probe found the 5×5 at contrast 0.02, tidy 0.27
 (score 1.3), shrunk at 0.149 and 0.80 (55); dropped as found already, a 3×3 in its corner won."""
+BANDED_CONTRAST = FAINT_CONTRAST
+"""An outline whose probe finds a lattice standing out this much in cells too untidy for a grid
+(tidy under MIN_TIDY) is probed again less BAND_CUT off each side in turn (:func:`_unbanded_probes`):
+a phone app's panel with its keypad below, outlined whole where a hard shadow cuts the grid's own
+border, shows the grid's lines with the keys in its bottom cells. Hard app k9494-0205 (an 8×8, made
+since the sixty-fourth round): the panel's probe found the 8×8 at contrast 0.061, tidy 0.07; less
+its bottom 15 % at 0.099, tidy 0.74, corners within a pixel or two. A trimmed probe counts only
+when it finds the outline's own N, tidy as a completed outline's (COMPLETED_TIDY) and no fainter
+than FAINT_CONTRAST."""
 COARSE_CUT = 0.3 * CLUTTER_LIMIT
 """A coarser comb whose cells are cut by long lines this much (see :func:`clutter`) is no grid of its
 own, whatever the finer comb's extra lines measure (:func:`count_cells`). It was half CLUTTER_LIMIT:
@@ -1315,8 +1324,9 @@ def _searched(image: np.ndarray) -> tuple["_Search", list[Probe], list[Probe]]:
     # The two outline searches side by side, the second by the helper process when it runs.
     quads, solid = two_core_map(call, [(candidate_quads, gray, pad, True), (solid_quads, gray)])
     quads = quads + distinct(quads + solid)[len(quads):]
-    probes = _probed(levels, quads)
-    probes = probes + _inset_probes(levels, probes)
+    every = _probed_all(levels, quads)
+    probes = [p for p in every if _shows_a_grid(p)]
+    probes = probes + _inset_probes(levels, probes) + _unbanded_probes(levels, every)
     flat: list[Probe] = []
     if max((p.contrast for p in probes), default=0.0) < FAINT_CONTRAST:
         # A hard shadow across the grid: its outline is whole in the flattened copy. Looked for also
@@ -1479,6 +1489,18 @@ def _trimmed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[P
     return [p for p in _probed(levels, cut) if p.tidy >= COMPLETED_TIDY]
 
 
+def _unbanded_probes(levels: list[np.ndarray], every: list[Probe]) -> list[Probe]:
+    """The probes of the outlines whose lattice stood out clearly (FAINT_CONTRAST) in cells too
+    untidy for a grid (under MIN_TIDY), each less BAND_CUT off one side at a time, that find the
+    same N at least COMPLETED_TIDY tidy and FAINT_CONTRAST clear (see BANDED_CONTRAST)."""
+    banded = [p for p in every if p.contrast >= BANDED_CONTRAST and p.tidy < MIN_TIDY]
+    cut = [trimmed(order_corners(p.quad), side, BAND_CUT) for p in banded for side in range(4)]
+    squares = [(warp_square(levels, q, PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE), q) for q in cut]
+    sizes = [p.size for p in banded for _ in range(4)]
+    return [p for p, n in zip(two_core_map(probe_square, squares), sizes) if p is not None
+            and p.size == n and p.tidy >= COMPLETED_TIDY and p.contrast >= FAINT_CONTRAST]
+
+
 def side_lengths(quad: np.ndarray) -> np.ndarray:
     """The lengths of ``quad``'s four sides (4×2 corners), from its first corner round: with corners
     TL, TR, BR, BL, the top, right, bottom and left sides."""
@@ -1497,11 +1519,20 @@ def _cell_side(p: Probe) -> float:
 
 
 def _probed(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
-    """The probes of ``quads`` that show a grid clearly enough (MIN_CONTRAST, MIN_TIDY), half of
-    them worked out by the helper process when it runs (:func:`vision.helper.two_core_map`)."""
+    """The probes of ``quads`` that show a grid clearly enough (MIN_CONTRAST, MIN_TIDY)."""
+    return [p for p in _probed_all(levels, quads) if _shows_a_grid(p)]
+
+
+def _shows_a_grid(p: Probe) -> bool:
+    """Whether a probe's lattice stands out enough (MIN_CONTRAST) in cells tidy enough (MIN_TIDY)."""
+    return p.contrast >= MIN_CONTRAST and p.tidy >= MIN_TIDY
+
+
+def _probed_all(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
+    """Every probe of ``quads`` that found a lattice at all, half of them worked out by the helper
+    process when it runs (:func:`vision.helper.two_core_map`)."""
     squares = [(warp_square(levels, q, PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE), q) for q in quads]
-    probes = [p for p in two_core_map(probe_square, squares) if p is not None]
-    return [p for p in probes if p.contrast >= MIN_CONTRAST and p.tidy >= MIN_TIDY]
+    return [p for p in two_core_map(probe_square, squares) if p is not None]
 
 
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence: float = 1.0,
