@@ -768,24 +768,30 @@ def _faded(label: Label, closed: np.ndarray) -> bool:
 
 BIG_KEPT = 0.45
 """A first glyph at least CLOSING tall that keeps this share of its ink over the closing's paper
-and FADED over a wider closing's is not faded (:func:`_kept_on_wider_closing`)."""
+and WIDER_KEPT over a wider closing's is not faded (:func:`_kept_on_wider_closing`)."""
+WIDER_KEPT = 0.7
+"""See BIG_KEPT. It was FADED (0.8) in the sixty-fifth round: hard app k6161-0223 (both corpora) blurs
+its "24×" into a "2" 16 px tall in the patch that keeps 0.64 on the closing and 0.785 over the wider
+one, so it was taken for a shadow's edge and "one clue per cage" joined its cage to the one beside
+it. Partitions replayed on the cached grids of both corpora (4,350): at 0.75, 0.7 and 0.6 that
+board's partition won in each corpus and none lost (sixty-sixth round)."""
 
 
 def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, closed: np.ndarray) -> bool:
     """Whether ``label``'s first glyph is at least CLOSING tall, keeps BIG_KEPT of its ink on the
-    ``closed`` patch and FADED over a closing whose square is twice the glyph's height. The closing
-    takes the inside of a glyph that big and bold for paper (its ink holds a CLOSING square), so
-    the glyph keeps only its rim there; a shadow's edge keeps far less (on the eight photos whose
-    partitions a wider closing alone moved, the shadows' edges kept 0.04–0.31, such labels
-    0.6–0.75), and a wider closing keeps the labels whole. Hand-held app k5252-0175: "28×", 17 px
-    tall in the patch, kept 0.64 of its ink, was looked for again on the closing's patch and not
-    found, and "one clue per cage" joined its cage to the one beside it."""
+    ``closed`` patch and WIDER_KEPT over a closing whose square is twice the glyph's height. The
+    closing takes the inside of a glyph that big and bold for paper (its ink holds a CLOSING
+    square), so the glyph keeps only its rim there; a shadow's edge keeps far less (on the eight
+    photos whose partitions a wider closing alone moved, the shadows' edges kept 0.04–0.31, such
+    labels 0.6–0.75), and a wider closing keeps most of the labels. Hand-held app k5252-0175:
+    "28×", 17 px tall in the patch, kept 0.64 of its ink, was looked for again on the closing's
+    patch and not found, and "one clue per cage" joined its cage to the one beside it."""
     glyph = label.glyphs[0]
     x0, y0, _, y1 = glyph.box
     if y1 - y0 < CLOSING or kept_on_closing(closed, glyph.ink, (y0, x0)) < BIG_KEPT:
         return False
     wider = _cell_patch(grid, cell, closing=True, square=2 * (y1 - y0) + 1)
-    return kept_on_closing(wider, glyph.ink, (y0, x0)) >= FADED
+    return kept_on_closing(wider, glyph.ink, (y0, x0)) >= WIDER_KEPT
 
 
 def kept_on_closing(closed: np.ndarray, ink: np.ndarray, corner: tuple[int, int]) -> float:
