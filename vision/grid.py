@@ -1490,14 +1490,13 @@ def _trimmed_probes(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[P
 
 
 def _unbanded_probes(levels: list[np.ndarray], every: list[Probe]) -> list[Probe]:
-    """The probes of the outlines whose lattice stood out clearly (FAINT_CONTRAST) in cells too
+    """The probes of the outlines in ``every`` whose lattice stood out (BANDED_CONTRAST) in cells too
     untidy for a grid (under MIN_TIDY), each less BAND_CUT off one side at a time, that find the
-    same N at least COMPLETED_TIDY tidy and FAINT_CONTRAST clear (see BANDED_CONTRAST)."""
+    outline's N at least COMPLETED_TIDY tidy and FAINT_CONTRAST clear (see BANDED_CONTRAST)."""
     banded = [p for p in every if p.contrast >= BANDED_CONTRAST and p.tidy < MIN_TIDY]
     cut = [trimmed(order_corners(p.quad), side, BAND_CUT) for p in banded for side in range(4)]
-    squares = [(warp_square(levels, q, PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE), q) for q in cut]
     sizes = [p.size for p in banded for _ in range(4)]
-    return [p for p, n in zip(two_core_map(probe_square, squares), sizes) if p is not None
+    return [p for p, n in zip(_probes_of(levels, cut), sizes) if p is not None
             and p.size == n and p.tidy >= COMPLETED_TIDY and p.contrast >= FAINT_CONTRAST]
 
 
@@ -1529,10 +1528,15 @@ def _shows_a_grid(p: Probe) -> bool:
 
 
 def _probed_all(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe]:
-    """Every probe of ``quads`` that found a lattice at all, half of them worked out by the helper
-    process when it runs (:func:`vision.helper.two_core_map`)."""
+    """Every probe of ``quads`` that found a lattice at all."""
+    return [p for p in _probes_of(levels, quads) if p is not None]
+
+
+def _probes_of(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe | None]:
+    """The probe of each of ``quads`` in turn (None where no lattice was found), half of them worked
+    out by the helper process when it runs (:func:`vision.helper.two_core_map`)."""
     squares = [(warp_square(levels, q, PROBE_SIDE, PROBE_MARGIN * PROBE_SIDE), q) for q in quads]
-    return [p for p in two_core_map(probe_square, squares) if p is not None]
+    return two_core_map(probe_square, squares)
 
 
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence: float = 1.0,
