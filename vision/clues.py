@@ -760,10 +760,10 @@ edge little. Looking again at every label found the same partitions (and 0.7 one
 700), but took 0.11 s a photo more than this (0.03 s): seed 9090's p95 went over the time goal."""
 
 
-def _faded(label: Label, closed: np.ndarray) -> bool:
-    """Whether ``label``'s first glyph keeps under FADED of its ink on the ``closed`` patch."""
+def _first_glyph_kept(label: Label, closed: np.ndarray) -> float:
+    """The share of its ink ``label``'s first glyph keeps on the ``closed`` patch (faded under FADED)."""
     x0, y0, _, _ = label.glyphs[0].box
-    return kept_on_closing(closed, label.glyphs[0].ink, (y0, x0)) < FADED
+    return kept_on_closing(closed, label.glyphs[0].ink, (y0, x0))
 
 
 BIG_KEPT = 0.45
@@ -777,18 +777,19 @@ it. Partitions replayed on the cached grids of both corpora (4,350): at 0.75, 0.
 board's partition won in each corpus and none lost (sixty-sixth round)."""
 
 
-def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, closed: np.ndarray) -> bool:
-    """Whether ``label``'s first glyph is at least CLOSING tall, keeps BIG_KEPT of its ink on the
-    ``closed`` patch and WIDER_KEPT over a closing whose square is twice the glyph's height. The
-    closing takes the inside of a glyph that big and bold for paper (its ink holds a CLOSING
-    square), so the glyph keeps only its rim there; a shadow's edge keeps far less (on the eight
-    photos whose partitions a wider closing alone moved, the shadows' edges kept 0.04–0.31, such
-    labels 0.6–0.75), and a wider closing keeps most of the labels. Hand-held app k5252-0175:
+def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, kept: float) -> bool:
+    """Whether ``label``'s first glyph is at least CLOSING tall, kept BIG_KEPT of its ink on the
+    closing's patch (``kept``, :func:`_first_glyph_kept`) and keeps WIDER_KEPT over a closing whose
+    square is twice the glyph's height. The closing takes the inside of a glyph that big and bold
+    for paper (its ink holds a CLOSING square), so the glyph keeps only its rim there; a shadow's
+    edge keeps far less (on the eight photos whose partitions a wider closing alone moved, the
+    shadows' edges kept 0.04–0.31, such labels 0.6–0.75), and a wider closing keeps most of the
+    labels. Hand-held app k5252-0175:
     "28×", 17 px tall in the patch, kept 0.64 of its ink, was looked for again on the closing's
     patch and not found, and "one clue per cage" joined its cage to the one beside it."""
     glyph = label.glyphs[0]
     x0, y0, _, y1 = glyph.box
-    if y1 - y0 < CLOSING or kept_on_closing(closed, glyph.ink, (y0, x0)) < BIG_KEPT:
+    if y1 - y0 < CLOSING or kept < BIG_KEPT:
         return False
     wider = _cell_patch(grid, cell, closing=True, square=2 * (y1 - y0) + 1)
     return kept_on_closing(wider, glyph.ink, (y0, x0)) >= WIDER_KEPT
@@ -812,7 +813,7 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
     Cheap: segmentation only, no OCR and no classifier.
 
     A label whose first glyph fades over a paper estimate that follows a shadow's edge (a grey
-    closing, :func:`_cell_patch`; see :func:`_faded`) must be found again on that patch, which then
+    closing, :func:`_cell_patch`; see FADED) must be found again on that patch, which then
     gives its strength. Why: on hard photos the corner of a hard shadow in an empty cell was found
     as a label (the dilation's lit paper reaches into the shadow and its edge reads as ink), and
     settling the walls by "one clue per cage" then put a wall through a cage there. Held-out
@@ -840,9 +841,10 @@ def cell_presence(grid: GridFind, cell: Cell) -> tuple[float, dict[tuple, object
     label = label_glyphs(grid, cell)
     if label is not None:
         closed = closed_patch(grid, cell)
-        if _faded(label, closed):
+        kept = _first_glyph_kept(label, closed)
+        if kept < FADED:
             again = _label(closed, closed_ink(grid, cell))
-            if again is not None or not _kept_on_wider_closing(grid, cell, label, closed):
+            if again is not None or not _kept_on_wider_closing(grid, cell, label, kept):
                 label = again
     probability = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
     return probability, {key: value for key, value in _PER_GRID.get(grid, {}).items() if key[1:2] == (cell,)}
