@@ -304,3 +304,59 @@ def test_a_photo_with_no_sure_digit_gains_none_against_its_pen():
     faint[:, 3:5] = 0.2
     probs = {(0, 0): np.eye(len(model.classes), dtype=np.float32)[none]}
     assert _faint_pen_probabilities(model, {(0, 0): faint}, probs, none) == {}
+
+
+@pytest.mark.parametrize("style", ["app", "newspaper"])
+def test_two_glyph_entries_on_a_grid_of_twelve_are_read_whole(style):
+    """A 12×12 filled in, typed (app) or in pen (newspaper): entries 10, 11 and 12 are two glyphs,
+    which the tallest-glyph cut read as one ("12" as 2, "10" as 1) before the cut took a partner
+    glyph beside the digit and the model learnt the ZERO of a 10."""
+    made = generate(GeneratorOptions(size=12), 5)
+    entries = make_entries(made.solution, fill=0.5, wrong=0.0, seed=5)
+    rendering = render(made.puzzle, style, seed=5, cell_px=60, entries=entries)
+    readings = read_digits(rectify(rendering.image, rendering.corners, 12))
+    got = {cell: reading.alternatives[0][0] for cell, reading in readings.items()}
+    written = {(r, c): v for r, row in enumerate(entries) for c, v in enumerate(row) if v is not None}
+    big = {cell: v for cell, v in written.items() if v >= 10}
+    assert len(big) >= 15
+    assert sum(got.get(cell) == v for cell, v in big.items()) >= 0.9 * len(big)
+    assert sum(got.get(cell) == v for cell, v in written.items()) >= 0.9 * len(written)
+
+
+class _Scripted:
+    """A stand-in for the digit model: each glyph's class probabilities by its width in pixels."""
+
+    classes = tuple(str(v) for v in range(1, 17)) + ("none",)
+
+    def __init__(self, by_width: dict[int, dict[str, float]]):
+        self.by_width = by_width
+
+    def probabilities(self, rows):
+        import numpy as np
+
+        from vision.clues import CELL
+
+        out = []
+        for row in rows:
+            width = int(round(row[-5] / 3.0 * row[-4] / 3.0 * CELL))  # aspect × height share of a cell
+            out.append([self.by_width[width].get(name, 0.0) for name in self.classes])
+        return np.array(out)
+
+
+def test_entry_probabilities_are_two_glyph_entries_only_on_grids_of_ten_and_more():
+    import numpy as np
+
+    from vision.clues import CELL
+    from vision.digits import entry_probabilities
+
+    def glyph(width):
+        return np.ones((int(0.5 * CELL), width), np.float32)
+
+    model = _Scripted({30: {"12": 0.7, "2": 0.2, "none": 0.1}, 12: {"7": 0.9, "none": 0.1}})
+    big = entry_probabilities(model, {(0, 0): glyph(30), (0, 1): glyph(12), (0, 2): None}, pairs=True)
+    assert set(big) == {(0, 0), (0, 1)}
+    assert big[(0, 0)][12] == pytest.approx(0.7) and big[(0, 0)][2] == pytest.approx(0.2)
+    assert big[(0, 0)][0] == pytest.approx(0.1) and big[(0, 1)][7] == pytest.approx(0.9)
+    small = entry_probabilities(model, {(0, 0): glyph(30)}, pairs=False)  # a grid under ten: no 12
+    assert small[(0, 0)][10:].sum() == 0
+    assert small[(0, 0)][2] == pytest.approx(2 / 3) and small[(0, 0)][0] == pytest.approx(1 / 3)

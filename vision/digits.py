@@ -42,7 +42,7 @@ from .model import Cell, DigitReading, GridFind
 from .glyphs import cache_dir, degrade, grown_within, jittered, load_or_fit, training_puzzle
 from .mlp import Mlp, fit_mlp, gather_rows
 
-MODEL_VERSION = "big-digits-v9"
+MODEL_VERSION = "big-digits-v10"
 HEAVY_FONTS = ("LeagueSpartan-Black.otf", "Lato-Black.ttf", "Roboto-Black.ttf", "OpenSans-ExtraBold.ttf")
 """Typed digits heavier than the renderer's styles print, added to the model's training (apps and
 sites print their digits in black faces: the solved realdev screenshot)."""
@@ -56,9 +56,35 @@ and 15 of 16; this perceptron 99.1 % and 15–16 of 16 (over four seeds). Fitted
 (v6) 16 of 16, entries of the held-out photos as before (clean 24, hand-held 21, hard 10 of 26, 29,
 19)."""
 DIGITS = tuple(str(d) for d in range(1, 10))
+PAIRS = tuple(str(v) for v in range(10, 17))
 NONE = "none"
-CLASSES = DIGITS + (NONE,)
-"""The model's classes: the nine digits and NONE (a glyph in a cell where nothing is written)."""
+CLASSES = DIGITS + PAIRS + (NONE,)
+"""The model's classes: the nine digits, the two-glyph entries 10..16 of grids of PAIRS_FROM and
+more, each read whole (see PAIRS_FROM), and NONE (a glyph in a cell where nothing is written)."""
+PAIRS_FROM = 10
+"""On grids this size and larger a cell may hold a two-glyph entry (10..16): a big glyph with another
+beside it (:func:`_glyph_cut`'s partner) is cut as one and read whole as one of PAIRS. Whole,
+because pen pairs touch and lean, so that no cut between their glyphs is sure (the line crossing
+the least ink ran through a "0" as often as between it and its "1"). Before, the tallest glyph
+alone was read ("12" as 2, "10" as 1), and a pen pair as one digit, so no half-filled grid of ten
+or more could be checked. On smaller grids a glyph read as one of PAIRS is no entry."""
+PAIR_ASPECT = 0.6
+"""A two-glyph entry's glyph cut narrower than this share of its height is one of its glyphs alone
+(widths of drawn training glyphs: single digits 0.47–0.85 of their height, 5th to 95th percentile,
+pairs 0.84–1.64); the model does not learn such a cut as the pair (the first fit did, and read a
+lone printed "1" as "10")."""
+PAIR_HEIGHT, PAIR_OVERLAP, PAIR_GAP = 0.6, 0.6, 0.5
+"""A partner glyph is at least PAIR_HEIGHT of the big glyph's height, lies at least PAIR_OVERLAP of
+its own height level with it, and at most PAIR_GAP of the big glyph's height away beside it. A pen's
+"0" can be a small ring beside a tall "1" (hard k7676-0042: 18 of 32 px, so its "10" reads "1"); at
+0.5 a fit read 555 instead of 551 of the 558 two-glyph entries of seed 7676's big grids (true
+corners), but that fit missed a faint thin pen "1" on hand-held k5252-0086 that this one reads
+(fits differ by a digit or two at random), so 0.6 was kept."""
+LARGEST_ENTRY = 16
+BIG_PUZZLES, BIG_PHOTO_PUZZLES, BIG_SIZES = 200, 400, (PAIRS_FROM, LARGEST_ENTRY + 1)
+"""Training puzzles beside the TRAINING_PUZZLES and PHOTO_PUZZLES: grids of BIG_SIZES (10 to 16 a
+side) with entries up to 16 (drawn ones) or their size (photographed ones), so that the model sees
+two-glyph entries (the only place it learns PAIRS); the others are drawn as before."""
 PHOTO_PUZZLES = 1600
 """Generated puzzles, half-filled, photographed by the simulator at PHOTO_LEVELS, that the model
 also learns from (their empty cells' glyphs are NONE); about two minutes on two processes."""
@@ -118,10 +144,10 @@ On the held-out seeds 4646 and 700 (300 photos each, not looked at while choosin
 V-shaped shadow crossed an empty cell."""
 
 
-def digit_glyph(dark: np.ndarray) -> np.ndarray | None:
+def digit_glyph(dark: np.ndarray, pair: bool = False) -> np.ndarray | None:
     """The big digit's ink (float32 darkness, its bounding box) in a cell patch, or None when the
-    cell holds no big digit."""
-    cut = _glyph_cut(dark, ink_components(dark), label_glyphs(None, None, dark))
+    cell holds no big digit; with ``pair``, a two-glyph entry's ink (see PAIRS_FROM)."""
+    cut = _glyph_cut(dark, ink_components(dark), label_glyphs(None, None, dark), pair)
     return _without_faint_attachments(cut[0]) if cut is not None else None
 
 
@@ -132,14 +158,16 @@ def cell_digit_glyph(grid: GridFind, cell: Cell, shadow_steps: bool = False, fai
     A cut that is a shadow's edge (SHADOW_STEP) counts as none, so the next ink is looked at; None
     when every cut is none. With ``shadow_steps`` (training: the model's NONE class learns from
     shadows' edges too) the first cut is taken, edge or not. The glyph comes without the pixels a
-    shadow's edge crossing the digit put there (SHADOW_KEEP)."""
+    shadow's edge crossing the digit put there (SHADOW_KEEP). On a grid of PAIRS_FROM or more the
+    ink of a two-glyph entry is cut whole (see PAIRS_FROM)."""
+    pair = grid.size >= PAIRS_FROM
     labels, stats, lines = cell_ink(grid, cell)
     dark, label = cell_patch(grid, cell), label_glyphs(grid, cell)
     closed = closed_patch(grid, cell)
     inks = ([] if faint else [lambda: (labels, stats)]) + [
         lambda: _faint_ink(dark, lines, label), lambda: _shadowless_ink(dark, closed, labels > 0)]
     for ink in inks:
-        cut = _glyph_cut(dark, ink(), label)
+        cut = _glyph_cut(dark, ink(), label, pair)
         if cut is not None and (shadow_steps or kept_on_closing(closed, *cut) >= SHADOW_STEP):
             return _without_faint_attachments(_without_shadow_edge(cut[0], closed, cut[1]))
     return None
@@ -172,7 +200,7 @@ def closed_digit_glyph(grid: GridFind, cell: Cell) -> np.ndarray | None:
     when no big digit is there."""
     closed = closed_patch(grid, cell)
     labels, stats, _ = closed_ink(grid, cell)
-    cut = _glyph_cut(closed, (labels, stats), label_glyphs(grid, cell))
+    cut = _glyph_cut(closed, (labels, stats), label_glyphs(grid, cell), grid.size >= PAIRS_FROM)
     return _without_faint_attachments(cut[0]) if cut is not None else None
 
 
@@ -223,10 +251,12 @@ def _faint_ink(dark: np.ndarray, lines: np.ndarray, label) -> tuple[np.ndarray, 
     return labels, stats
 
 
-def _glyph_cut(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> tuple[np.ndarray, tuple[int, int]] | None:
+def _glyph_cut(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label,
+               pair: bool = False) -> tuple[np.ndarray, tuple[int, int]] | None:
     """The big digit among the ink components (``ink``: labels, stats) of a cell's darkness patch:
     its darkness (float32, zero off its components, cut to their box) and the box's top-left
-    (row, column) in the patch; None when no component is a big digit (see BIG)."""
+    (row, column) in the patch; None when no component is a big digit (see BIG). With ``pair`` (a
+    grid of PAIRS_FROM or more) a partner glyph beside it (see PAIR_HEIGHT) is cut with it."""
     labels, stats = ink
     least = max(BIG * CELL, 1.4 * label.height if label is not None else 0.0)
     below = max(BELOW_BIG * CELL, BELOW_LABEL * label.height) if label is not None else least
@@ -241,10 +271,10 @@ def _glyph_cut(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> t
                 best = i
     if best is None:
         return None
-    x, y, w, h, _ = stats[best]
-    ids = [j for j in range(1, len(stats)) if stats[j, 4] and j == best or (
-        stats[j, 4] and min(x + w, stats[j, 0] + stats[j, 2]) - max(x, stats[j, 0]) > 0.5 * stats[j, 2]
-        and stats[j, 1] >= y - 0.2 * h and stats[j, 1] + stats[j, 3] <= y + 1.2 * h)]
+    ids = _pieces(stats, best)
+    partner = _partner(stats, best, ids) if pair else None
+    if partner is not None:
+        ids = sorted(set(ids) | set(_pieces(stats, partner)))
     x0 = min(stats[j, 0] for j in ids)
     x1 = max(stats[j, 0] + stats[j, 2] for j in ids)
     y0 = min(stats[j, 1] for j in ids)
@@ -258,6 +288,31 @@ def _glyph_cut(dark: np.ndarray, ink: tuple[np.ndarray, np.ndarray], label) -> t
     y0, y1 = y0 + int(rows[0]), y0 + int(rows[-1]) + 1
     mask = np.isin(labels[y0:y1, x0:x1], ids)
     return np.where(mask, dark[y0:y1, x0:x1], 0).astype(np.float32), (y0, x0)
+
+
+def _pieces(stats: np.ndarray, main: int) -> list[int]:
+    """The component ``main`` and the pieces of the same glyph: components mostly under or over it
+    (overlapping it in x over half their width) within its height (broken pen strokes)."""
+    x, y, w, h, _ = stats[main]
+    return [j for j in range(1, len(stats)) if stats[j, 4] and j == main or (
+        stats[j, 4] and min(x + w, stats[j, 0] + stats[j, 2]) - max(x, stats[j, 0]) > 0.5 * stats[j, 2]
+        and stats[j, 1] >= y - 0.2 * h and stats[j, 1] + stats[j, 3] <= y + 1.2 * h)]
+
+
+def _partner(stats: np.ndarray, best: int, taken: list[int]) -> int | None:
+    """The tallest component beside the big glyph ``best`` that makes a two-glyph entry with it
+    (see PAIR_HEIGHT), not among ``taken``; None when there is none."""
+    x, y, w, h, _ = stats[best]
+    found = None
+    for j in range(1, len(stats)):
+        jx, jy, jw, jh, area = stats[j]
+        if not area or j in taken or jh < PAIR_HEIGHT * h:
+            continue
+        level = min(y + h, jy + jh) - max(y, jy)
+        gap = max(jx - (x + w), x - (jx + jw))
+        if level >= PAIR_OVERLAP * jh and -0.2 * jw <= gap <= PAIR_GAP * h and (found is None or jh > stats[found, 3]):
+            found = j
+    return found
 
 
 SHADOW_KEEP = 0.5
@@ -348,30 +403,51 @@ def read_digits(grid: GridFind, model: Mlp | None = None, cells=None) -> dict[Ce
     NONE also when cut again from the cell's fainter ink, see FAINT, and against the photo's own
     pen, see PEN_PEAK, are absent; every cell is also read on the closing's patch, and that reading
     taken when it is surer, see CLOSED_SURE), with
-    alternatives ``(digit, probability)`` best first (the top three digits; the probability NONE
-    took is left out, so they sum to less than 1 when the glyph might be no digit)."""
+    alternatives ``(digit, probability)`` best first (the top three entries, 1..16 on grids of
+    PAIRS_FROM and more, see :func:`entry_probabilities`; the probability of no digit is left out,
+    so they sum to less than 1 when the glyph might be no digit)."""
     model = model or big_digit_model()
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)] if cells is None else list(cells)
+    pairs = grid.size >= PAIRS_FROM
     glyphs = {cell: cell_digit_glyph(grid, cell) for cell in cells}
-    probs = _glyph_probabilities(model, glyphs)
-    none = model.classes.index(NONE)
-    again = {cell: cell_digit_glyph(grid, cell, faint=True) for cell, p in probs.items() if np.argmax(p) == none}
-    probs.update(_glyph_probabilities(model, again))
+    probs = entry_probabilities(model, glyphs, pairs)
+    again = {cell: cell_digit_glyph(grid, cell, faint=True) for cell, p in probs.items() if np.argmax(p) == 0}
+    probs.update(entry_probabilities(model, again, pairs))
     glyphs.update(again)
-    probs.update(_faint_pen_probabilities(model, glyphs, probs, none))
+    probs.update(_faint_pen_probabilities(model, glyphs, probs, pairs))
     closed = {cell: closed_digit_glyph(grid, cell) for cell in cells}
-    for cell, p in _glyph_probabilities(model, closed).items():
+    for cell, p in entry_probabilities(model, closed, pairs).items():
         best = int(np.argmax(p))
-        if best != none and p[best] >= CLOSED_SURE and (
-                cell not in probs or int(np.argmax(probs[cell])) == none or p[best] > probs[cell].max()):
+        if best != 0 and p[best] >= CLOSED_SURE and (
+                cell not in probs or int(np.argmax(probs[cell])) == 0 or p[best] > probs[cell].max()):
             probs[cell] = p
     out = {}
-    digits = [i for i, name in enumerate(model.classes) if name != NONE]
     for cell, p in probs.items():
-        if int(np.argmax(p)) == none:
+        if int(np.argmax(p)) == 0:
             continue
-        order = sorted(digits, key=lambda i: -p[i])[:3]
-        out[cell] = DigitReading(cell, tuple((int(model.classes[i]), round(float(p[i]), 4)) for i in order))
+        order = sorted(range(1, len(p)), key=lambda v: -p[v])[:3]
+        out[cell] = DigitReading(cell, tuple((v, round(float(p[v]), 4)) for v in order))
+    return out
+
+
+def entry_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None], pairs: bool = False,
+                        darkness: float = 1.0) -> dict[Cell, np.ndarray]:
+    """For each cell whose glyph is not None, the probability of each entry: index 0 no digit, index
+    v the entry v (1..LARGEST_ENTRY), as the model reads the glyph; with ``pairs`` (a grid of
+    PAIRS_FROM or more) its PAIRS are the entries 10..16, otherwise no entry can be one of them, so
+    the others' probabilities are taken given that (a printed "2" read "12" 0.52, "2" 0.47 on a
+    6×6 is a "2"). ``darkness`` scales the glyphs' darkness features (see :func:`digit_features`)."""
+    cells = [cell for cell, ink in glyphs.items() if ink is not None]
+    if not cells:
+        return {}
+    probs = model.probabilities(np.stack([digit_features(glyphs[cell], darkness) for cell in cells]))
+    names = (NONE,) + DIGITS + (PAIRS if pairs else ())
+    columns = [model.classes.index(name) for name in names]
+    out = {}
+    for cell, whole in zip(cells, probs):
+        p = np.zeros(LARGEST_ENTRY + 1)
+        p[:len(names)] = whole[columns]
+        out[cell] = p / max(float(p.sum()), 1e-12)
     return out
 
 
@@ -393,28 +469,19 @@ read right, and 20 of the 125 that are no digit read as digits."""
 
 
 def _faint_pen_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None], probs: dict[Cell, np.ndarray],
-                             none: int) -> dict[Cell, np.ndarray]:
-    """Class probabilities of the cells whose glyph (``glyphs``) read as no digit (``probs``; class
-    ``none``), read again against the photo's own pen (see PEN_PEAK), for those now read as a digit
-    PEN_SURE sure; empty when the photo's pen is not faint or too few of its digits are sure."""
+                             pairs: bool) -> dict[Cell, np.ndarray]:
+    """Entry probabilities (:func:`entry_probabilities`) of the cells whose glyph (``glyphs``) read
+    as no digit (``probs``), read again against the photo's own pen (see PEN_PEAK), for those now
+    read as a digit PEN_SURE sure; empty when the photo's pen is not faint or too few of its digits
+    are sure."""
     peaks = [stroke_darkness(glyphs[cell])[0] for cell, p in probs.items()
-             if int(np.argmax(p)) != none and p.max() >= PEN_SURE]
+             if int(np.argmax(p)) != 0 and p.max() >= PEN_SURE]
     pen = float(np.median(peaks)) if len(peaks) >= PEN_SEEN else PEN_PEAK
-    faint = [cell for cell, p in probs.items() if int(np.argmax(p)) == none]
+    faint = {cell: glyphs[cell] for cell, p in probs.items() if int(np.argmax(p)) == 0}
     if pen >= PEN_PEAK or not faint:
         return {}
-    rows = np.stack([digit_features(glyphs[cell], darkness=PEN_PEAK / pen) for cell in faint])
-    return {cell: p for cell, p in zip(faint, model.probabilities(rows))
-            if int(np.argmax(p)) != none and p.max() >= PEN_SURE}
-
-
-def _glyph_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None]) -> dict[Cell, np.ndarray]:
-    """The model's class probabilities for each cell's glyph (cells whose glyph is None left out)."""
-    cells = [cell for cell, ink in glyphs.items() if ink is not None]
-    if not cells:
-        return {}
-    probs = model.probabilities(np.stack([digit_features(glyphs[cell]) for cell in cells]))
-    return dict(zip(cells, probs))
+    return {cell: p for cell, p in entry_probabilities(model, faint, pairs, darkness=PEN_PEAK / pen).items()
+            if int(np.argmax(p)) != 0 and p.max() >= PEN_SURE}
 
 
 def model_files() -> tuple[Path]:
@@ -428,8 +495,8 @@ def big_digit_model() -> Mlp:
     path, = model_files()
 
     def fit() -> Mlp:
-        flat = gather_rows(training_digits, range(TRAINING_PUZZLES))
-        photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES))
+        flat = gather_rows(training_digits, range(TRAINING_PUZZLES + BIG_PUZZLES))
+        photos = gather_rows(training_photo_digits, range(PHOTO_PUZZLES + BIG_PHOTO_PUZZLES))
         features = np.concatenate([flat[0], photos[0]])
         labels = np.concatenate([flat[1], photos[1]])
         model = fit_mlp(features, labels, CLASSES, hidden=HIDDEN, epochs=40, seed=1)
@@ -452,8 +519,11 @@ def training_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
     for seed in seeds:
         rng = np.random.default_rng([seed, 4099])
         size = int(rng.integers(4, 8))
+        if seed >= TRAINING_PUZZLES:
+            size = int(rng.integers(*BIG_SIZES))
         puzzle = training_puzzle(size, rng)
-        entries = tuple(tuple(int(rng.integers(1, 10)) if rng.random() < 0.5 else None for _ in range(size))
+        largest = LARGEST_ENTRY if size >= PAIRS_FROM else 9
+        entries = tuple(tuple(int(rng.integers(1, largest + 1)) if rng.random() < 0.5 else None for _ in range(size))
                         for _ in range(size))
         pencil = [[set(int(d) for d in rng.choice(9, int(rng.integers(1, 5)), replace=False) + 1)
                    if entries[r][c] is None and rng.random() < 0.4 else None for c in range(size)]
@@ -462,7 +532,8 @@ def training_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
         rendering = render(puzzle, style, seed=int(seed) * 17 + 3, cell_px=80, entries=entries, pencil=pencil)
         image, corners = degrade(rendering.image, rendering.corners, size, rng)
         grid = rectify(image, jittered(corners, size, rng), size)
-        _add_glyphs(rows, labels, grid, rendering, entries, lambda cell: digit_glyph(cell_patch(grid, cell)))
+        _add_glyphs(rows, labels, grid, rendering, entries,
+                    lambda cell: digit_glyph(cell_patch(grid, cell), size >= PAIRS_FROM))
     return rows, labels
 
 
@@ -482,6 +553,8 @@ def training_photo_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
     for seed in seeds:
         rng = np.random.default_rng([seed, 7919])
         size = int(rng.integers(4, 9))
+        if seed >= PHOTO_PUZZLES:
+            size = int(rng.integers(*BIG_SIZES))
         made = generate(GeneratorOptions(size=size), int(seed) + 50_000)
         entries = make_entries(made.solution, float(rng.uniform(0.0, 0.7)), 0.15, seed=int(seed))
         pencil = make_pencil(made.solution, entries, seed=int(seed)) if rng.random() < 0.5 else None
@@ -492,13 +565,15 @@ def training_photo_digits(seeds) -> tuple[list[np.ndarray], list[int]]:
                          seed=int(seed) * 31 + 3)
         corners = jittered(np.asarray(photo.corners, float), size, rng, 0.015)
         grid = grid_from_corners(photo.image, corners, size)
-        _add_glyphs(rows, labels, grid, rendering, entries, lambda cell: cell_digit_glyph(grid, cell, shadow_steps=True))
+        _add_glyphs(rows, labels, grid, rendering, entries,
+                    lambda cell: cell_digit_glyph(grid, cell, shadow_steps=True))
     return rows, labels
 
 
 def _add_glyphs(rows: list, labels: list, grid: GridFind, rendering, entries, glyph) -> None:
     """Append the features and class of every cell's glyph (``glyph(cell)``, None for none): the
-    digit written or printed big there, else NONE."""
+    entry written or printed big there (one of PAIRS for 10..16, unless cut narrower than
+    PAIR_ASPECT), else NONE."""
     givens = {cage.anchor: cage.target for cage in rendering.puzzle.cages
               if cage.op == "=" and rendering.look.big_givens}
     for r in range(grid.size):
@@ -507,5 +582,7 @@ def _add_glyphs(rows: list, labels: list, grid: GridFind, rendering, entries, gl
             if ink is None:
                 continue
             digit = entries[r][c] if entries[r][c] is not None else givens.get((r, c))
+            if digit is not None and digit >= 10 and ink.shape[1] < PAIR_ASPECT * ink.shape[0]:
+                continue  # one glyph of the pair cut alone
             rows.append(digit_features(ink))
-            labels.append(CLASSES.index(str(digit)) if digit is not None else CLASSES.index(NONE))
+            labels.append(CLASSES.index(str(digit) if digit is not None else NONE))

@@ -52,7 +52,7 @@ def cached_models() -> tuple[CachedModel, ...]:
     return (
         CachedModel(label_training.MODEL_VERSION, "KenKen clue labels ('12×', '3−')", label_training.model_files(),
                     50, label_training.label_model, kenken=True),
-        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 5,
+        CachedModel(digits.MODEL_VERSION, "digits written in KenKen cells", digits.model_files(), 10,
                     digits.big_digit_model, kenken=True),
         CachedModel(kc.MODEL_VERSION, "Kakuro clue digits and written digits", kc.digit_model_files(), 10,
                     kc.digit_model),
