@@ -19,6 +19,14 @@ def test_plan_is_deterministic_and_varied():
     assert any(s.filled for s in specs) and any(s.hidden_ops for s in specs)
 
 
+def test_a_big_plan_has_grids_of_ten_to_sixteen_and_is_otherwise_the_same():
+    from dataclasses import replace
+
+    small, big = plan(40, seed=6), plan(40, seed=6, big=True)
+    assert {s.size for s in big} <= set(range(10, 17)) and len({s.size for s in big}) >= 5
+    assert [replace(s, size=0) for s in small] == [replace(s, size=0) for s in big]
+
+
 def test_an_item_is_deterministic_and_its_truth_is_consistent():
     spec = ItemSpec("t", 7, 5, "newspaper", "handheld", filled=0.4, wrong=0.2)
     image, truth = make_item(spec)

@@ -29,6 +29,8 @@ from .render import Rendering, clue_glyph_boxes, make_entries, make_pencil, rend
 STYLES = ("newspaper", "app", "web")
 LEVELS = ("clean", "handheld", "hard")
 SIZE_WEIGHTS = {3: 1, 4: 3, 5: 3, 6: 4, 7: 3, 8: 2, 9: 3}
+BIG_SIZE_WEIGHTS = {n: 1 for n in range(10, 17)}
+"""Sizes of a corpus of big grids (``kensnap corpus --big``): 10 to 16, each as often."""
 
 
 @dataclass(frozen=True)
@@ -56,13 +58,14 @@ class ItemSpec:
     """A screen (app or web look) in dark mode: light print on a near-black page (ui.photo.compose_page)."""
 
 
-def plan(count: int, seed: int, megapixels: float = 0.0, dark: bool = False) -> list[ItemSpec]:
-    """``count`` varied specs: styles and levels in turn, sizes 3..9 weighted like real puzzles,
-    some without operators, some Calcudoku, a quarter half-filled; phone-sized photos of about
-    ``megapixels`` when given, and with ``dark`` the screens (app and web looks, two in three) in
-    dark mode (the same puzzles and looks as without either)."""
+def plan(count: int, seed: int, megapixels: float = 0.0, dark: bool = False, big: bool = False) -> list[ItemSpec]:
+    """``count`` varied specs: styles and levels in turn, sizes 3..9 weighted like real puzzles
+    (with ``big``, 10..16 each as often), some without operators, some Calcudoku, a quarter
+    half-filled; phone-sized photos of about ``megapixels`` when given, and with ``dark`` the
+    screens (app and web looks, two in three) in dark mode (the same puzzles and looks as without
+    either)."""
     rng = random.Random(seed)
-    sizes, weights = zip(*SIZE_WEIGHTS.items())
+    sizes, weights = zip(*(BIG_SIZE_WEIGHTS if big else SIZE_WEIGHTS).items())
     specs = []
     for i in range(count):
         filled = rng.random() < 0.25
