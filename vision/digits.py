@@ -76,10 +76,10 @@ lone printed "1" as "10")."""
 PAIR_HEIGHT, PAIR_OVERLAP, PAIR_GAP = 0.6, 0.6, 0.5
 """A partner glyph is at least PAIR_HEIGHT of the big glyph's height, lies at least PAIR_OVERLAP of
 its own height level with it, and at most PAIR_GAP of the big glyph's height away beside it. A pen's
-"0" can be a small ring beside a tall "1" (hard k7676-0042: 18 of 32 px, so its "10" reads "1"); at
-0.5 a fit read 555 instead of 551 of the 558 two-glyph entries of seed 7676's big grids (true
-corners), but that fit missed a faint thin pen "1" on hand-held k5252-0086 that this one reads
-(fits differ by a digit or two at random), so 0.6 was kept."""
+"0" can be a small ring beside a tall "1" (hard k7676-0042: 18 of 32 px, so its "10" reads "1");
+at 0.5 a fit read 555 instead of 551 of the 558 two-glyph entries of a first set of big grids
+(seed 7676, true corners), but that fit missed a faint thin pen "1" on hand-held k5252-0086 that
+this one reads (fits differ by a digit or two at random), so 0.6 was kept."""
 LARGEST_ENTRY = 16
 BIG_PUZZLES, BIG_PHOTO_PUZZLES, BIG_SIZES = 200, 400, (PAIRS_FROM, LARGEST_ENTRY + 1)
 """Training puzzles beside the TRAINING_PUZZLES and PHOTO_PUZZLES: grids of BIG_SIZES (10 to 16 a
