@@ -435,8 +435,8 @@ def entry_probabilities(model: Mlp, glyphs: dict[Cell, np.ndarray | None], pairs
     """For each cell whose glyph is not None, the probability of each entry: index 0 no digit, index
     v the entry v (1..LARGEST_ENTRY), as the model reads the glyph; with ``pairs`` (a grid of
     PAIRS_FROM or more) its PAIRS are the entries 10..16, otherwise no entry can be one of them, so
-    the others' probabilities are taken given that (a printed "2" read "12" 0.52, "2" 0.47 on a
-    6×6 is a "2"). ``darkness`` scales the glyphs' darkness features (see :func:`digit_features`)."""
+    the others' probabilities are taken given that (a fit read a printed "2" of a 6×6 as "12" 0.52,
+    "2" 0.47: it is a "2"). ``darkness`` scales the glyphs' darkness features (see :func:`digit_features`)."""
     cells = [cell for cell, ink in glyphs.items() if ink is not None]
     if not cells:
         return {}

@@ -92,7 +92,8 @@ class ClueReading:
 
 @dataclass(frozen=True)
 class DigitReading:
-    """A big digit written in a cell (printed given or pen): alternatives ``(digit, probability)``."""
+    """A big digit written in a cell (printed given or pen; on grids of ten and more also an entry
+    10..16): alternatives ``(digit, probability)``."""
 
     cell: Cell
     alternatives: tuple[tuple[int, float], ...]
