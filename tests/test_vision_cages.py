@@ -342,3 +342,17 @@ def test_a_label_washed_out_by_a_glare_keeps_the_reading_from_being_sure():
     glare = any(note.startswith("a glare washes out part of the grid: the clue label at r3c3") for note in reading.notes)
     changed = any(change.cell == (2, 2) for change in reading.changes)
     assert glare or changed, (reading.notes, reading.changes)
+
+
+def test_a_pencil_mark_below_where_the_labels_stand_is_no_label():
+    """Clean k7676-0072 of ``kensnap corpus --count 90 --seed 7676 --big``, a newspaper 14×14: pencil
+    candidates in four-by-four slots put a small "1" at the top-left slot of nine cells, about as
+    tall as the labels and a label's height lower; each was found as a label (presence 0.91–0.93)
+    and "one clue per cage" split its cage. Found lower than a label's height below the puzzle's
+    usual label top and smaller, with a glyph as small below it, a label is pencil candidates
+    (vision.clues.PENCIL_PRESENCE)."""
+    from ui.corpus import make_item, plan
+
+    image, truth = make_item(plan(90, 7676, big=True)[72])
+    assert truth["truth"]["size"] == 14
+    assert _partition_read(image, truth)
