@@ -310,7 +310,7 @@ def test_a_photo_with_no_sure_digit_gains_none_against_its_pen():
 def test_two_glyph_entries_on_a_grid_of_twelve_are_read_whole(style):
     """A 12×12 filled in, typed (app) or in pen (newspaper): entries 10, 11 and 12 are two glyphs,
     which the tallest-glyph cut read as one ("12" as 2, "10" as 1) before the cut took a partner
-    glyph beside the digit and the model learnt the ZERO of a 10."""
+    glyph beside the digit and the model learnt the entries 10..16 whole."""
     made = generate(GeneratorOptions(size=12), 5)
     entries = make_entries(made.solution, fill=0.5, wrong=0.0, seed=5)
     rendering = render(made.puzzle, style, seed=5, cell_px=60, entries=entries)

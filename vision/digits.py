@@ -64,8 +64,9 @@ more, each read whole (see PAIRS_FROM), and NONE (a glyph in a cell where nothin
 PAIRS_FROM = 10
 """On grids this size and larger a cell may hold a two-glyph entry (10..16): a big glyph with another
 beside it (:func:`_glyph_cut`'s partner) is cut as one and read whole as one of PAIRS. Whole,
-because pen pairs touch and lean, so that no cut between their glyphs is sure (the line crossing
-the least ink ran through a "0" as often as between it and its "1"). Before, the tallest glyph
+because pen pairs touch and lean, so that no cut between their glyphs is sure (a blank column parts
+1 of 19 pen pairs of a 12×12; the straight line crossing the least ink ran through the "0" of 2 of
+12). Before, the tallest glyph
 alone was read ("12" as 2, "10" as 1), and a pen pair as one digit, so no half-filled grid of ten
 or more could be checked. On smaller grids a glyph read as one of PAIRS is no entry."""
 PAIR_ASPECT = 0.6
