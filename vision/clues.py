@@ -784,9 +784,9 @@ def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, kept: float
     for paper (its ink holds a CLOSING square), so the glyph keeps only its rim there; a shadow's
     edge keeps far less (on the eight photos whose partitions a wider closing alone moved, the
     shadows' edges kept 0.04–0.31, such labels 0.6–0.75), and a wider closing keeps most of the
-    labels. Hand-held app k5252-0175:
-    "28×", 17 px tall in the patch, kept 0.64 of its ink, was looked for again on the closing's
-    patch and not found, and "one clue per cage" joined its cage to the one beside it."""
+    labels. Hand-held app k5252-0175: "28×", 17 px tall in the patch, kept 0.64 of its ink, was
+    looked for again on the closing's patch and not found, and "one clue per cage" joined its cage
+    to the one beside it."""
     glyph = label.glyphs[0]
     x0, y0, _, y1 = glyph.box
     if y1 - y0 < CLOSING or kept < BIG_KEPT:
@@ -834,11 +834,12 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
         for key, value in worked.items():
             store.setdefault(key, _frozen(value))
         out[cell] = probability
-    place = usual_place([label for cell, p in out.items() if p >= 0.5
-                         and (label := label_glyphs(grid, cell)) is not None])
-    for cell, p in out.items():
-        if p >= 0.5 and _pencil_candidate(grid, cell, label_glyphs(grid, cell), place[:2]):
-            out[cell] = min(p, PENCIL_PRESENCE)
+    found = {cell: label for cell, p in out.items()
+             if p >= 0.5 and (label := label_glyphs(grid, cell)) is not None}
+    place = usual_place(list(found.values()))
+    for cell, label in found.items():
+        if _pencil_candidate(grid, cell, label, place[:2]):
+            out[cell] = min(out[cell], PENCIL_PRESENCE)
     return out
 
 
@@ -854,10 +855,10 @@ page (old-corpus hard k7474-0114, 27 / 7 px against 16 / 9) was lost; with it, p
 replayed on the 4,350 cached grids of both corpora's sets: none won or lost."""
 
 
-def _pencil_candidate(grid: GridFind, cell: Cell, label: Label | None, place: tuple[float, float]) -> bool:
+def _pencil_candidate(grid: GridFind, cell: Cell, label: Label, place: tuple[float, float]) -> bool:
     """Whether ``label``, found in ``cell``, is the first of pencil candidates (see PENCIL_LOWER);
     ``place`` is the puzzle's usual label ``(top, height)``."""
-    if label is None or label.top - place[0] <= PENCIL_LOWER * place[1] or label.height >= PENCIL_SMALLER * place[1]:
+    if label.top - place[0] <= PENCIL_LOWER * place[1] or label.height >= PENCIL_SMALLER * place[1]:
         return False
     _, stats, _ = cell_ink(grid, cell)
     bottom = label.top + label.height

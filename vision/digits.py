@@ -66,9 +66,9 @@ PAIRS_FROM = 10
 beside it (:func:`_glyph_cut`'s partner) is cut as one and read whole as one of PAIRS. Whole,
 because pen pairs touch and lean, so that no cut between their glyphs is sure (a blank column parts
 1 of 19 pen pairs of a 12×12; the straight line crossing the least ink ran through the "0" of 2 of
-12). Before, the tallest glyph
-alone was read ("12" as 2, "10" as 1), and a pen pair as one digit, so no half-filled grid of ten
-or more could be checked. On smaller grids a glyph read as one of PAIRS is no entry."""
+12). Before, the tallest glyph alone was read ("12" as 2, "10" as 1), and a pen pair as one
+digit, so no half-filled grid of ten or more could be checked. On smaller grids a glyph read as
+one of PAIRS is no entry."""
 PAIR_ASPECT = 0.6
 """A two-glyph entry's glyph cut narrower than this share of its height is one of its glyphs alone
 (widths of drawn training glyphs: single digits 0.47–0.85 of their height, 5th to 95th percentile,
