@@ -376,3 +376,22 @@ def test_a_rechosen_clue_must_keep_the_solution_the_only_one(monkeypatch):
     result = reconcile(4, CELLS, readings({1: [("=", 2, 0.9)]}), score=_favouring("8*"))
     assert result.status == "unique" and result.solution == SOLUTION
     assert [c.used for c in result.changes] == [("-", 2)]
+
+
+def test_a_misread_clue_on_a_grid_of_fourteen_is_repaired():
+    """Clean k7676-0047 of ``kensnap corpus --count 90 --seed 7676 --big``, a web 14×14: "12" read
+    "2" and "288×" read "266" (its operator unseen). With the budgets measured on grids up to 9×9
+    the search gave up before its first try (RC2's first model of a 14×14 with the likely
+    alternatives free takes about 0.7 s of work); scaled by (N / 9)³ (vision.reconcile.BIG_FROM)
+    it finds the printed clues and says what it changed."""
+    from ui.corpus import make_item, plan
+    from vision.read import read
+
+    image, truth = make_item(plan(90, 7676, big=True)[47])
+    assert truth["truth"]["size"] == 14
+    reading = read(image)
+    want = {frozenset(map(tuple, c["cells"])): (c["op"], c["target"]) for c in truth["truth"]["cages"]}
+    got = {frozenset(c.cells): (c.op, c.target) for c in reading.puzzle.cages}
+    assert got == want
+    assert not reading.confident
+    assert {change.cell for change in reading.changes} >= {(0, 0), (0, 11)}

@@ -17,7 +17,8 @@ scored against its label, down to far less likely ones) is taken, which has a bu
 each cage's best first): on a blurred photo the printed clue is often far down the list. The two
 searches do not depend on each other, so the wider one runs beside the first on the other core
 (:mod:`vision.forked`) and is dropped when the first settles the puzzle: the answer is the same as
-one after the other, in about half the time on a photo neither settles quickly. In a puzzle that prints operators,
+one after the other, in about half the time on a photo neither settles quickly. On grids of ten and more every budget
+is scaled by (N / 9)³ (BIG_FROM). In a puzzle that prints operators,
 a cage settled with its operator unknown gets the one its digits in the solution make
 (:func:`_name_operators`). In such a puzzle a clue the search changed then becomes, of the clues the solution's digits
 make in its cage, the one its label looks most like, when that keeps the solution the only one
@@ -86,6 +87,14 @@ when it is killed at once (on this machine's photos of seed 8383, the solver's m
 0.096 s with a child forked for every reading). A search that runs out of it is made again from
 the start, with FIRST_BUDGET_S, and the wider search beside it: the same answer as without the
 try (a search's budget only cuts it short), for PROBE_S more work."""
+BIG_FROM = 10
+"""Grids from this size up get every search budget (TIME_BUDGET_S, FIRST_BUDGET_S, WIDE_BUDGET_S)
+scaled by the cube of their size over 9's (:func:`_budget`): the Latin square's variables, N³. The
+budgets above were measured on grids up to 9×9; on grids of 10 to 16 the first choice RC2 finds
+(the puzzle as read is refuted at once, but a model with the likely alternatives free takes
+millions of propagations) needs 0.6–7 s of work, so with the budgets unscaled not one reading of
+`kensnap corpus --big` with a clue misread was repaired: every search gave up before its first try
+(sixty-eighth round)."""
 WIDE_CHANGE_SHARE = 0.5
 """CHANGE_SHARE of the search over the wider list."""
 AS_READ_CONFLICTS = 20_000
@@ -175,13 +184,13 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
     # Cages printed without operators do not show which rules they follow: the puzzle says so itself.
     stated = calcudoku if calcudoku is not None or operators_shown else rules
     first = partial(_search, size, cages, options, read, operators_shown, rules, cap)
-    found, rounds, most = first(TIME_BUDGET_S if wider is None else PROBE_S), 0, cap
+    found, rounds, most = first(_budget(TIME_BUDGET_S if wider is None else PROBE_S, size)), 0, cap
     if wider is not None:
         wide = partial(_wider_search, size, cages, wider, read, operators_shown, lmd, rules)
         again = None
         if found.status == "gave up" and found.rounds < MAX_TRIES:  # not settled at once: see PROBE_S
             with forked(wide) as beside:
-                found = first(FIRST_BUDGET_S)
+                found = first(_budget(FIRST_BUDGET_S, size))
                 if found.status != "unique":
                     again, wide_options, most = _answer(beside, wide)
         elif found.status != "unique":
@@ -237,8 +246,14 @@ def _wider_search(size: int, cages: list[tuple[Cell, ...]],
     options, _ = _options(size, cages, wider(), operators_shown, lmd)
     most = max(MAX_CHANGES, int(WIDE_CHANGE_SHARE * len(read)))
     found, options = _widening_search(size, cages, options, read, operators_shown, rules, most, Effort(),
-                                      WIDE_BUDGET_S)
+                                      _budget(WIDE_BUDGET_S, size))
     return found, options, most
+
+
+def _budget(seconds: float, size: int) -> float:
+    """A search's budget on a grid of ``size``: ``seconds`` up to 9×9, scaled by (size / 9)³ from
+    BIG_FROM up (see there)."""
+    return seconds if size < BIG_FROM else seconds * (size / 9) ** 3
 
 
 def _answer(beside: ForkedCall | None, search: Callable[[], tuple]) -> tuple:
