@@ -150,3 +150,25 @@ def test_pooling_before_the_activation_gives_the_same_numbers_bit_for_bit():
     z2 = np.maximum(_shifted_rows(_pool(z1)) @ _by_shift(p["w2"]) + p["b2"], 0).reshape(40, 4, 4, -1)
     z3 = np.maximum(_pool(z2).reshape(40, -1) @ p["w3"] + p["b3"], 0)
     assert np.array_equal(net.logits(rows), z3 @ p["w4"] + p["b4"])
+
+
+@pytest.mark.parametrize("shape", [(8, 8), (24, 24), (12, 16)])
+def test_a_strips_frames_worked_out_over_the_strip_give_the_same_numbers_bit_for_bit(shape):
+    """ConvNet.strip_probabilities (the convolutions once over each strip, the frames' edge columns
+    apart) against probabilities of every frame (strip_frames), on strips of many widths: narrower
+    than a frame, as wide, wider, and several together, so that the last batch of the dense layers
+    holds a few rows."""
+    from vision.convnet import strip_frames
+
+    h, w = shape
+    rng = np.random.default_rng(5)
+    rows = rng.random((6, h * w)).astype(np.float32)
+    net = fit_convnet(rows, rng.integers(0, 3, 6), ("a", "b", "c"), shape=shape, channels=(3, 4), hidden=5,
+                      epochs=0, seed=2)
+    strips = [rng.random((h, width)).astype(np.float32) for width in (1, 5, w - 1, w, w + 3, 40, 97)]
+    strips[2][:, :2] = 0  # a strip with blank columns, as a label's margins are
+    frames = np.concatenate([strip_frames(strip, w) for strip in strips])
+    got = net.strip_probabilities(strips)
+    assert got.shape == (sum(s.shape[1] for s in strips), 3)
+    assert np.array_equal(got, net.probabilities(frames))
+    assert np.array_equal(net.strip_probabilities(strips[3:4]), net.probabilities(strip_frames(strips[3], w)))

@@ -60,8 +60,28 @@ class ConvNet:
         a0 = ((np.asarray(rows, np.float32).reshape(b, h, w, 1) - self.mean) / self.scale).astype(np.float32)
         q1 = _pooled_activation((_shifted_rows(a0) @ _by_shift(p["w1"])).reshape(b, h, w, -1), p["b1"])
         q2 = _pooled_activation((_shifted_rows(q1) @ _by_shift(p["w2"])).reshape(b, h // 2, w // 2, -1), p["b2"])
-        z3 = np.maximum(q2.reshape(b, -1) @ p["w3"] + p["b3"], 0)
-        return z3 @ p["w4"] + p["b4"]
+        return self._dense(q2.reshape(b, -1))
+
+    def strip_probabilities(self, images: list[np.ndarray]) -> np.ndarray:
+        """The probabilities of every frame of each strip of ``images`` (``h`` rows each, any
+        width; the frames are :func:`strip_frames`'s), the strips' rows one after the other: the
+        same numbers bit for bit as ``probabilities`` of all those frames, in about a third of the
+        time. Neighbouring frames share all but one column, so the convolutions are worked out once
+        over each strip (:func:`_strip_pooled`; the later half of the strips by the helper process
+        when it runs), and only the frame's edge columns apart, where its zero padding stands in for
+        the strip's columns beyond; each of their outputs is the same sum of the same products in
+        the same order. The dense layers then take the frames in the same batches of BATCH_ROWS as
+        :meth:`probabilities`: BLAS may sum a product of a few rows in another order than one of
+        many (a last batch of 3 rows came out an ulp apart)."""
+        parts = two_core_map(_strip_pooled, [(self, image) for image in images])
+        pooled = np.concatenate(parts) if parts else np.zeros((0, 1), np.float32)
+        return np.concatenate([_softmax(self._dense(pooled[i:i + BATCH_ROWS])) for i in range(0, len(pooled), BATCH_ROWS)]
+                              or [np.zeros((0, len(self.classes)), np.float32)])
+
+    def _dense(self, pooled: np.ndarray) -> np.ndarray:
+        """The dense layers' logits of flattened second poolings."""
+        p = self.params
+        return np.maximum(pooled @ p["w3"] + p["b3"], 0) @ p["w4"] + p["b4"]
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """m × len(classes) probabilities for m feature rows."""
@@ -196,6 +216,87 @@ def feature_moments(features: np.ndarray, block: int = 100_000) -> tuple[float, 
     count = max(1, np.size(features))
     mean = total / count
     return float(mean), float(np.sqrt(max(0.0, squares / count - mean * mean)))
+
+
+def strip_frames(image: np.ndarray, w: int) -> np.ndarray:
+    """One row per column of a strip ``image`` (h × width): the ``w`` columns centred on it (zero
+    beyond the strip, before the network's normalisation), flattened (``width × h·w``)."""
+    rows, width = image.shape
+    half = w // 2
+    padded = np.zeros((rows, width + w), image.dtype)  # zero on both sides, as np.pad
+    padded[:, half:half + width] = image
+    windows = sliding_window_view(padded, w, axis=1)[:, :width]
+    return np.ascontiguousarray(windows.transpose(1, 0, 2).reshape(width, -1))
+
+
+def _strip_pooled(net: ConvNet, image: np.ndarray) -> np.ndarray:
+    """Every frame's second pooling, flattened as the dense layers take it (``width ×
+    h/4·w/4·channels``), worked out over the strip (see :meth:`ConvNet.strip_probabilities`).
+
+    Frame ``x`` covers the padded strip's columns ``x .. x+w-1``. Its first convolution at frame
+    column ``j`` is the strip's at column ``x+j``, except at ``j = 0`` and ``j = w-1``, where the
+    frame's zero padding replaces the column beyond (``left``, ``right``). Its first pooling's column
+    ``k`` pools frame columns ``2k, 2k+1``: the strip's pooling at ``x+2k`` for ``0 < k < w/2-1``,
+    the two edge ones apart. Its second convolution at pooled column ``k`` takes pooled columns
+    ``k-1 .. k+1``: for ``1 < k < w/2-2`` the strip's, two strip columns apart, at ``x+2k``; the
+    four columns nearest the frame's edges are worked out frame by frame. Its second pooling's
+    column ``m``: the strip's at ``x+4m`` (two of them apart) inside, the edge ones from those four."""
+    p, (h, w) = net.params, net.shape
+    rows, width = image.shape
+    if rows != h or w % 4:
+        raise ValueError(f"a strip of {rows} rows for a network of {h} × {w} frames")
+    raw = np.zeros((h, width + w), image.dtype)
+    raw[:, w // 2:w // 2 + width] = image
+    strip = ((np.asarray(raw, np.float32)[..., None] - net.mean) / net.scale).astype(np.float32)
+    w1, w2 = _by_shift(p["w1"]), _by_shift(p["w2"])
+    x = np.arange(width)
+    everywhere = np.arange(strip.shape[1])
+    conv1 = (_neighbour_rows(strip, everywhere, 1) @ w1).reshape(h, len(everywhere), -1)
+    left = (_neighbour_rows(strip, x, 1, zero=0) @ w1).reshape(h, width, -1)
+    right = (_neighbour_rows(strip, x + w - 1, 1, zero=2) @ w1).reshape(h, width, -1)
+    pool1 = _pooled_pair(conv1[:, :-1], conv1[:, 1:], p["b1"])         # at X: strip columns X, X+1
+    first = _pooled_pair(left, conv1[:, x + 1], p["b1"])                 # frame column 0
+    last = _pooled_pair(conv1[:, x + w - 2], right, p["b1"])             # frame column w/2-1
+    conv2 = (_neighbour_rows(pool1, np.arange(pool1.shape[1]), 2) @ w2).reshape(h // 2, pool1.shape[1], -1)
+    n = w // 2  # pooled columns of a frame
+
+    def pooled1(k: int) -> np.ndarray:  # the frames' first pooling at column k (h/2 × width × c)
+        if k < 0 or k >= n:
+            return np.zeros_like(first)
+        return first if k == 0 else last if k == n - 1 else pool1[:, x + 2 * k]
+
+    def edge_conv2(k: int) -> np.ndarray:  # the frames' second convolution at column k
+        columns = [pooled1(k - 1), pooled1(k), pooled1(k + 1)]
+        blank = np.zeros_like(first[:1])
+        padded = [np.concatenate([blank, c, blank]) for c in columns]
+        shifts = [padded[kx][ky:ky + h // 2] for ky in range(3) for kx in range(3)]
+        return (np.concatenate(shifts, axis=-1).reshape(h // 2 * width, -1) @ w2).reshape(h // 2, width, -1)
+
+    pooled2 = [_pooled_pair(edge_conv2(0), edge_conv2(1), p["b2"])]
+    pooled2 += [_pooled_pair(conv2[:, x + 4 * m], conv2[:, x + 4 * m + 2], p["b2"]) for m in range(1, n // 2 - 1)]
+    pooled2.append(_pooled_pair(edge_conv2(n - 2), edge_conv2(n - 1), p["b2"]))
+    return np.ascontiguousarray(np.stack(pooled2, axis=2).transpose(1, 0, 2, 3)).reshape(width, -1)
+
+
+def _neighbour_rows(x: np.ndarray, centres: np.ndarray, step: int, zero: int | None = None) -> np.ndarray:
+    """The rows :func:`_shifted_rows` gives a 'same' 3×3 convolution of ``x`` (H × W × C), at every
+    row and the columns ``centres``, their horizontal neighbours ``step`` columns away (zero beyond
+    ``x``; the neighbours of kernel column ``zero`` zero throughout). Rows ordered row, centre."""
+    h, width, c = x.shape
+    padded = np.zeros((h + 2, width + 2 * step, c), x.dtype)
+    padded[1:-1, step:step + width] = x
+    at = np.asarray(centres) + step
+    shifts = [np.zeros((h, len(at), c), x.dtype) if kx == zero else padded[ky:ky + h][:, at + (kx - 1) * step]
+              for ky in range(3) for kx in range(3)]
+    return np.concatenate(shifts, axis=-1).reshape(h * len(at), 9 * c)
+
+
+def _pooled_pair(a: np.ndarray, b: np.ndarray, bias: np.ndarray) -> np.ndarray:
+    """:func:`_pooled_activation` of the column pairs ``a``, ``b`` (H × n × C each, H even): the
+    maximum over both columns and row pairs, plus ``bias``, ReLU (H/2 × n × C)."""
+    top = np.maximum(np.maximum(a[0::2], a[1::2]), np.maximum(b[0::2], b[1::2]))
+    top += bias
+    return np.maximum(top, 0, out=top)
 
 
 def _batch_probabilities(net: ConvNet, rows: np.ndarray) -> np.ndarray:

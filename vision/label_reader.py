@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 
+from .convnet import strip_frames
 from .glyphs import CLUE_CLASSES, OPERATORS
 from .quantiles import percentile
 
@@ -154,12 +155,7 @@ def sharpened(strip: Strip) -> Strip:
 def frame_features(strip: Strip) -> np.ndarray:
     """One row per strip column: the WINDOW columns centred on it (zero beyond the strip),
     flattened (``width × STRIP_H·WINDOW`` float32)."""
-    half = WINDOW // 2
-    rows, width = strip.image.shape
-    padded = np.zeros((rows, width + WINDOW), strip.image.dtype)  # zero on both sides, as np.pad
-    padded[:, half:half + width] = strip.image
-    windows = np.lib.stride_tricks.sliding_window_view(padded, WINDOW, axis=1)[:, :width]
-    return np.ascontiguousarray(windows.transpose(1, 0, 2).reshape(width, -1))
+    return strip_frames(strip.image, WINDOW)
 
 
 def _allowed(prefix: str, ch: str) -> bool:
@@ -274,10 +270,10 @@ def label_frames(labels: list, model: LabelModel | ConvNet, left: float | None =
     through the model in one batch."""
     if not labels:
         return []
-    frames = [frame_features(sharpened(label_strip(label, left, right))) for label in labels]
+    strips = [sharpened(label_strip(label, left, right)).image for label in labels]
     order = [model.classes.index(c) for c in STRIP_CLASSES]
-    probs = model.probabilities(np.concatenate(frames))[:, order]
-    return np.split(probs, np.cumsum([len(f) for f in frames])[:-1])
+    probs = model.strip_probabilities(strips)[:, order]
+    return np.split(probs, np.cumsum([strip.shape[1] for strip in strips])[:-1])
 
 
 def operator_start(label, probs: np.ndarray, left: float | None = None) -> float | None:

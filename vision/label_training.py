@@ -35,7 +35,7 @@ import cv2
 import numpy as np
 
 from .label_reader import BLANK, STRIP_CLASSES, STRIP_H, WINDOW, frame_features, label_strip
-from .convnet import ConvNet, anneal_convnet, fit_convnet
+from .convnet import ConvNet, anneal_convnet, fit_convnet, strip_frames
 from .cores import usable_cores
 from .mlp import gather_rows
 from .glyphs import cache_dir, jittered, load_or_fit, training_puzzle
@@ -120,6 +120,18 @@ class LabelModel:
         unsure = probs.max(axis=1) < SURE_FRAME
         if unsure.any() and len(self.members) > 1:
             rows = np.atleast_2d(features)[unsure]
+            probs[unsure] = sum((member.probabilities(rows) for member in self.members[1:]), probs[unsure]) / len(self.members)
+        return probs
+
+
+    def strip_probabilities(self, images: list[np.ndarray]) -> np.ndarray:
+        """:meth:`probabilities` of every frame of each strip of ``images`` (the strips' rows one
+        after the other; see :meth:`vision.convnet.ConvNet.strip_logits`): the first fit's over the
+        strips, the other fits' on the frames it is unsure of."""
+        probs = self.members[0].strip_probabilities(images)
+        unsure = probs.max(axis=1) < SURE_FRAME
+        if unsure.any() and len(self.members) > 1:
+            rows = np.concatenate([strip_frames(image, self.members[0].shape[1]) for image in images])[unsure]
             probs[unsure] = sum((member.probabilities(rows) for member in self.members[1:]), probs[unsure]) / len(self.members)
         return probs
 
