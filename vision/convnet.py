@@ -14,7 +14,9 @@ max-poolings and two dense layers, trained by Adam on im2col matrix products (ab
 
 Contract: :func:`fit_convnet` is deterministic for a ``seed`` and data; :class:`ConvNet` maps rows
 of ``h·w`` features (an h × w image, row-major; h and w divisible by 4) to class probabilities
-(rows sum to 1), with the same ``classes``/``probabilities`` interface as :class:`vision.mlp.Mlp`.
+(rows sum to 1), with the same ``classes``/``probabilities`` interface as :class:`vision.mlp.Mlp`;
+:meth:`ConvNet.strip_probabilities` gives the same numbers for every frame of whole strips
+(:func:`strip_frames`), in about half the time.
 
 Example::
 
@@ -65,7 +67,7 @@ class ConvNet:
     def strip_probabilities(self, images: list[np.ndarray]) -> np.ndarray:
         """The probabilities of every frame of each strip of ``images`` (``h`` rows each, any
         width; the frames are :func:`strip_frames`'s), the strips' rows one after the other: the
-        same numbers bit for bit as ``probabilities`` of all those frames, in about a third of the
+        same numbers bit for bit as ``probabilities`` of all those frames, in about half the
         time. Neighbouring frames share all but one column, so the convolutions are worked out once
         over each strip (:func:`_strip_pooled`; the later half of the strips by the helper process
         when it runs), and only the frame's edge columns apart, where its zero padding stands in for
