@@ -123,11 +123,10 @@ class LabelModel:
             probs[unsure] = sum((member.probabilities(rows) for member in self.members[1:]), probs[unsure]) / len(self.members)
         return probs
 
-
     def strip_probabilities(self, images: list[np.ndarray]) -> np.ndarray:
         """:meth:`probabilities` of every frame of each strip of ``images`` (the strips' rows one
-        after the other; see :meth:`vision.convnet.ConvNet.strip_logits`): the first fit's over the
-        strips, the other fits' on the frames it is unsure of."""
+        after the other; see :meth:`vision.convnet.ConvNet.strip_probabilities`): the first fit's
+        over the strips, the other fits' on the frames it is unsure of, as there."""
         probs = self.members[0].strip_probabilities(images)
         unsure = probs.max(axis=1) < SURE_FRAME
         if unsure.any() and len(self.members) > 1:

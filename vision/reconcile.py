@@ -88,8 +88,8 @@ when it is killed at once (on this machine's photos of seed 8383, the solver's m
 the start, with FIRST_BUDGET_S, and the wider search beside it: the same answer as without the
 try (a search's budget only cuts it short), for PROBE_S more work."""
 BIG_FROM = 10
-"""Grids from this size up get every search budget (TIME_BUDGET_S, FIRST_BUDGET_S, WIDE_BUDGET_S)
-scaled by the cube of their size over 9's (:func:`_budget`): the Latin square's variables, N³. The
+"""Grids from this size up get every search budget (TIME_BUDGET_S, FIRST_BUDGET_S, WIDE_BUDGET_S and
+PROBE_S) scaled by the cube of their size over 9's (:func:`_budget`): the Latin square's variables, N³. The
 budgets above were measured on grids up to 9×9; on grids of 10 to 16 the first choice RC2 finds
 (the puzzle as read is refuted at once, but a model with the likely alternatives free takes
 millions of propagations) needs 0.6–7 s of work, so with the budgets unscaled not one reading of
