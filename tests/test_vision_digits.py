@@ -298,12 +298,13 @@ def test_a_photo_with_no_sure_digit_gains_none_against_its_pen():
 
     from vision.digits import _faint_pen_probabilities
 
+    from vision.digits import LARGEST_ENTRY
+
     model = big_digit_model()
-    none = model.classes.index("none")
     faint = np.zeros((20, 8), np.float32)
     faint[:, 3:5] = 0.2
-    probs = {(0, 0): np.eye(len(model.classes), dtype=np.float32)[none]}
-    assert _faint_pen_probabilities(model, {(0, 0): faint}, probs, none) == {}
+    probs = {(0, 0): np.eye(LARGEST_ENTRY + 1)[0]}  # entry probabilities: index 0 is no digit
+    assert _faint_pen_probabilities(model, {(0, 0): faint}, probs, pairs=False) == {}
 
 
 @pytest.mark.parametrize("style", ["app", "newspaper"])
