@@ -28,6 +28,7 @@ import os
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 
@@ -116,21 +117,21 @@ class LabelModel:
 
     def probabilities(self, features: np.ndarray) -> np.ndarray:
         """Rows of frame features → rows of probabilities over ``classes`` (each row sums to 1)."""
-        probs = self.members[0].probabilities(features)
-        unsure = probs.max(axis=1) < SURE_FRAME
-        if unsure.any() and len(self.members) > 1:
-            rows = np.atleast_2d(features)[unsure]
-            probs[unsure] = sum((member.probabilities(rows) for member in self.members[1:]), probs[unsure]) / len(self.members)
-        return probs
+        return self._averaged_where_unsure(self.members[0].probabilities(features), lambda: np.atleast_2d(features))
 
     def strip_probabilities(self, images: list[np.ndarray]) -> np.ndarray:
         """:meth:`probabilities` of every frame of each strip of ``images`` (the strips' rows one
-        after the other; see :meth:`vision.convnet.ConvNet.strip_probabilities`): the first fit's
-        over the strips, the other fits' on the frames it is unsure of, as there."""
-        probs = self.members[0].strip_probabilities(images)
+        after the other; see :meth:`vision.convnet.ConvNet.strip_probabilities`)."""
+        width = self.members[0].shape[1]
+        return self._averaged_where_unsure(self.members[0].strip_probabilities(images),
+                                           lambda: np.concatenate([strip_frames(image, width) for image in images]))
+
+    def _averaged_where_unsure(self, probs: np.ndarray, frames: Callable[[], np.ndarray]) -> np.ndarray:
+        """The first fit's ``probs``, averaged with the other fits' on the frames it is unsure of
+        (under SURE_FRAME); ``frames()`` gives the frames' feature rows, built only when needed."""
         unsure = probs.max(axis=1) < SURE_FRAME
         if unsure.any() and len(self.members) > 1:
-            rows = np.concatenate([strip_frames(image, self.members[0].shape[1]) for image in images])[unsure]
+            rows = frames()[unsure]
             probs[unsure] = sum((member.probabilities(rows) for member in self.members[1:]), probs[unsure]) / len(self.members)
         return probs
 
