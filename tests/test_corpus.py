@@ -127,3 +127,21 @@ def test_dark_kakuro_items_show_grey_blocks_lighter_than_a_near_black_page(tmp_p
             assert whites > DARK_PAGE
     assert main(["corpus", str(tmp_path), "--count", "2", "--seed", "2", "--kakuro", "--dark"]) == 0
     assert "dark mode" in json.loads((tmp_path / "kk2-0001.json").read_text())["kind"]
+
+
+def test_a_corpus_made_with_pens_lays_one_across_each_grid_and_says_where():
+    """``kensnap corpus --pen``: the same items, with a pen across each grid (ui.photo.pen_across,
+    lay_pen) whose tip, end and width the truth gives in the photo's pixels."""
+    spec, plain_spec = plan(3, 8383, pen=True)[2], plan(3, 8383)[2]
+    image, truth = make_item(spec)
+    plain, plain_truth = make_item(plain_spec)
+    assert truth["spec"]["pen"] and not plain_truth["spec"]["pen"] and "pen" not in plain_truth
+    assert set(truth["pen"]) == {"tip", "end", "width"} and truth["pen"]["width"] > 0
+    assert truth["truth"] == plain_truth["truth"] and truth["corners"] == plain_truth["corners"]
+    tip, end = np.array(truth["pen"]["tip"]), np.array(truth["pen"]["end"])
+    middle = np.rint((tip + end) / 2).astype(int)  # the pen's middle lies over the grid, darker than the page there
+    corners = np.array(truth["corners"])
+    assert corners.min(0)[0] < middle[0] < corners.max(0)[0] and corners.min(0)[1] < middle[1] < corners.max(0)[1]
+    changed = np.abs(image.astype(int) - plain.astype(int)).sum(axis=2) > 60
+    assert changed[middle[1], middle[0]]
+    assert 0.02 < changed.mean() < 0.5  # the pen and its shadow, not the whole photo

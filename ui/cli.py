@@ -769,7 +769,8 @@ def cmd_corpus(args) -> int:
         return OK
     if args.megapixels < 0 or args.megapixels > 50:
         return _bad(args, "corpus", "--megapixels must be between 0 and 50")
-    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed, args.megapixels, args.dark, args.big)
+    specs = list(SAMPLES) if args.samples else plan(args.count, args.seed, args.megapixels, args.dark, args.big,
+                                                          args.pen)
     paths = write_corpus(Path(args.outdir), specs, workers=args.workers, quality=85 if args.samples else 92)
     print(f"wrote {len(paths)} images with truth into {args.outdir}", file=sys.stderr)
     return OK
@@ -917,6 +918,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dark", action="store_true",
                    help="show the screens (app and web looks) in dark mode: light print on a near-black page")
     p.add_argument("--big", action="store_true", help="grids of 10 to 16 a side instead of 3 to 9")
+    p.add_argument("--pen", action="store_true", help="a pen lying across every grid (the same photos otherwise)")
     p.set_defaults(run=cmd_corpus)
 
     p = sub.add_parser("eval", help="score photo reading on a folder of images with known truth")

@@ -23,7 +23,7 @@ import numpy as np
 from solver.formats import puzzle_to_json
 from solver.generator import GeneratorOptions, generate
 
-from .photo import LEVELS as PHOTO_LEVELS, PhotoLevel, simulate
+from .photo import LEVELS as PHOTO_LEVELS, PhotoLevel, pen_across, simulate
 from .render import Rendering, clue_glyph_boxes, make_entries, make_pencil, render, seeded_rng
 
 STYLES = ("newspaper", "app", "web")
@@ -56,14 +56,18 @@ class ItemSpec:
     shorter side (0: the level's own pixels per cell, a small photo)."""
     dark: bool = False
     """A screen (app or web look) in dark mode: light print on a near-black page (ui.photo.compose_page)."""
+    pen: bool = False
+    """A pen lies across the grid (ui.photo.pen_across, ui.photo.lay_pen)."""
 
 
-def plan(count: int, seed: int, megapixels: float = 0.0, dark: bool = False, big: bool = False) -> list[ItemSpec]:
+def plan(count: int, seed: int, megapixels: float = 0.0, dark: bool = False, big: bool = False,
+         pen: bool = False) -> list[ItemSpec]:
     """``count`` varied specs: styles and levels in turn, sizes 3..9 weighted like real puzzles
     (with ``big``, 10..16 each as often), some without operators, some Calcudoku, a quarter
     half-filled; phone-sized photos of about ``megapixels`` when given, and with ``dark`` the
     screens (app and web looks, two in three) in dark mode (the same puzzles and looks as without
-    either)."""
+    either); with ``pen`` a pen lies across every grid (again the same puzzles, looks and photos
+    otherwise)."""
     rng = random.Random(seed)
     sizes, weights = zip(*(BIG_SIZE_WEIGHTS if big else SIZE_WEIGHTS).items())
     specs = []
@@ -74,7 +78,7 @@ def plan(count: int, seed: int, megapixels: float = 0.0, dark: bool = False, big
             style=STYLES[i % 3], level=LEVELS[(i // 3) % 3], hidden_ops=rng.random() < 0.12,
             calcudoku=rng.random() < 0.1, filled=rng.uniform(0.2, 0.6) if filled else 0.0,
             wrong=0.15 if filled else 0.0, pencil=filled and rng.random() < 0.5, megapixels=megapixels,
-            dark=dark and STYLES[i % 3] != "newspaper"))
+            dark=dark and STYLES[i % 3] != "newspaper", pen=pen))
     return specs
 
 
@@ -109,8 +113,10 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
         level, cell_px = phone_level(spec)
     rendering, solution = _rendering(spec, cell_px)
     puzzle = rendering.puzzle
-    photo = simulate(rendering, level, seed=spec.seed, dark=spec.dark)
+    photo = simulate(rendering, level, seed=spec.seed, dark=spec.dark, pen=spec.pen)
     image, corners = photo.image, np.asarray(photo.corners, float)
+    pen = pen_across(corners, spec.size, spec.seed) if spec.pen else None
+    scale = 1.0
     if spec.max_side and max(image.shape[:2]) > spec.max_side:
         scale = spec.max_side / max(image.shape[:2])
         image = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
@@ -120,12 +126,15 @@ def make_item(spec: ItemSpec) -> tuple[np.ndarray, dict]:
         "id": spec.id, "image": f"{spec.id}.jpg", "puzzle": "kenken",
         "kind": f"generated: {spec.style} style, {spec.level} photo" + (", half-filled" if spec.filled else "")
                 + (f", phone size ({spec.megapixels:g} MP)" if spec.megapixels else "")
-                + (", dark mode" if spec.dark else ""),
+                + (", dark mode" if spec.dark else "") + (", a pen across the grid" if spec.pen else ""),
         "truth": puzzle_to_json(puzzle), "solution": [list(row) for row in solution],
         "corners": [[round(float(x), 2), round(float(y), 2)] for x, y in corners],
         "clue_px": clue_digit_px(rendering, cell_px),
         "spec": asdict(spec),
     }
+    if pen:
+        truth["pen"] = {"tip": [round(v * scale, 2) for v in pen.tip], "end": [round(v * scale, 2) for v in pen.end],
+                        "width": round(pen.width * scale, 2)}
     return image, truth
 
 

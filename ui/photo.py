@@ -11,6 +11,9 @@ The recipe, one function per stage:
    gets a third of it, as lens distortion).
 3. :func:`photograph` warps the page into the frame over a table, then :func:`develop` adds what a
    phone adds: uneven light, a hard shadow, colour cast, blur, noise and JPEG artefacts.
+4. Asked for (``pen``), :func:`lay_pen` first lays a pen across the grid (:func:`pen_across`): a
+   shaded rod with a tapered tip and its soft shadow, at a slant, as a person checking a
+   half-filled grid leaves it on the page.
 
 Everything is drawn from ``seed``; the same rendering, level and seed give the same bytes. The
 returned corners are where the grid's outer corners really are in the photo (the curl included):
@@ -134,17 +137,20 @@ class Camera:
 
 
 def simulate(rendering: Rendering, level: PhotoLevel | str = "handheld", *, seed: int,
-             titles: tuple[str, ...] | None = None, dark: bool = False) -> Photo:
+             titles: tuple[str, ...] | None = None, dark: bool = False, pen: bool = False) -> Photo:
     """A phone photo of ``rendering`` at ``level`` (a name from LEVELS or a PhotoLevel), drawn
     from ``seed``; the page's title is one of ``titles`` (default :data:`TITLES`, KenKen's names).
     With ``dark``, a screen (not a newspaper page) is shown in dark mode (:func:`compose_page`),
-    and the room's light is reflected in it (:func:`glare`).
+    and the room's light is reflected in it (:func:`glare`). With ``pen``, a pen lies across the
+    grid (:func:`pen_across`, :func:`lay_pen`; everything else as without it).
     Raises KeyError for an unknown level name."""
     level = LEVELS[level] if isinstance(level, str) else level
     target = seeded_rng(seed, "photo-scale").uniform(*level.px_per_cell)
     page = compose_page(_shrunk(rendering, target), rendering, seed, titles or TITLES, dark)
     camera = pose_camera(page, rendering.size, target, level, seed)
     image, corners, cover = photograph(page, camera, seed)
+    if pen:
+        image = lay_pen(image, pen_across(corners, rendering.size, seed), seed)
     glowing = None
     if dark and not page.paper:  # a screen gives its own light: a hand's shadow does not darken it
         image, glowing = image + glare(camera.frame, seed)[..., None], cover
@@ -441,6 +447,84 @@ def photograph(page: Page, camera: Camera, seed: int) -> tuple[np.ndarray, np.nd
     image = seen * alpha + _table(camera.frame, rng) * (1 - alpha)
     corners = _apply(camera.homography, unbend(page.corners, camera.curl))
     return image, corners, alpha[..., 0]
+
+
+PEN_COLOURS: tuple[RGB, ...] = ((25, 25, 30), (28, 40, 105), (150, 28, 32), (225, 225, 218), (145, 145, 150),
+                                (22, 88, 52))
+"""Pen bodies: black, navy, red, white, silver, green."""
+PEN_WIDTH: Range = (0.25, 0.6)
+"""A pen's width in cells (a pen about 1 cm across on a newspaper puzzle of 1.5–4 cm cells)."""
+PEN_LENGTH: Range = (0.7, 1.4)
+"""A pen's length in grid sides."""
+PEN_SLANT: Range = (12.0, 78.0)
+"""A pen's angle to the grid's rows, in degrees either way (one lying along a row is not drawn)."""
+
+
+@dataclass(frozen=True)
+class Pen:
+    """A pen lying on the page, in photo pixels: its tip, its other end, and its width."""
+
+    tip: tuple[float, float]
+    end: tuple[float, float]
+    width: float
+
+
+def pen_across(corners: np.ndarray, size: int, seed: int) -> Pen:
+    """A pen drawn from ``seed`` lying across the grid with outer ``corners`` (TL, TR, BR, BL) and
+    ``size`` cells a side: its middle over the grid's middle three fifths, at a slant of PEN_SLANT
+    to the rows, PEN_LENGTH grid sides long and PEN_WIDTH cells wide."""
+    rng = seeded_rng(seed, "pen")
+    corners = np.asarray(corners, np.float64)
+    a, b = rng.uniform(0.2, 0.8, 2)
+    top = corners[0] + a * (corners[1] - corners[0])
+    bottom = corners[3] + a * (corners[2] - corners[3])
+    middle = top + b * (bottom - top)
+    across = corners[1] - corners[0]
+    side = float(np.mean(np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)))
+    angle = np.arctan2(across[1], across[0]) + np.radians(rng.uniform(*PEN_SLANT) * rng.choice([-1, 1]))
+    way = np.array([np.cos(angle), np.sin(angle)]) * rng.choice([-1, 1])
+    length = rng.uniform(*PEN_LENGTH) * side
+    middle = middle + way * rng.uniform(-0.25, 0.25) * length
+    tip, end = middle - way * length / 2, middle + way * length / 2
+    return Pen((float(tip[0]), float(tip[1])), (float(end[0]), float(end[1])),
+               float(rng.uniform(*PEN_WIDTH) * side / size))
+
+
+def lay_pen(image: np.ndarray, pen: Pen, seed: int) -> np.ndarray:
+    """``image`` (float32 RGB, before :func:`develop`) with ``pen`` on it: a rod shaded as a
+    cylinder lit from one side with a highlight along it, its tip tapered over 1.5 widths, its
+    other end round, and its shadow (the pen's outline moved off the page by a third to a whole
+    width and blurred) darkening the page beside it."""
+    rng = seeded_rng(seed, "pen-look")
+    colour = np.array(choose(rng, PEN_COLOURS), np.float32)
+    h, w = image.shape[:2]
+    tip, end = np.array(pen.tip), np.array(pen.end)
+    length = max(1.0, float(np.linalg.norm(end - tip)))
+    way = (end - tip) / length
+    normal = np.array([-way[1], way[0]])
+    half = pen.width / 2
+
+    def coverage(shift: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float64)
+        rel_x, rel_y = xs - tip[0] - shift[0], ys - tip[1] - shift[1]
+        along = rel_x * way[0] + rel_y * way[1]
+        off = rel_x * normal[0] + rel_y * normal[1]
+        radius = half * np.clip(0.2 + 0.8 * along / (3 * half), 0.2, 1.0)
+        distance = np.where(along < 0, np.hypot(along, off), np.abs(off))
+        distance = np.where(along > length, np.hypot(along - length, off), distance)
+        alpha = np.clip(radius - distance + 0.5, 0, 1).astype(np.float32)
+        return alpha, np.clip(off / np.maximum(radius, 1e-6), -1, 1).astype(np.float32)
+
+    offset = (normal * rng.choice([-1, 1]) + way * rng.uniform(-0.5, 0.5)) * rng.uniform(0.35, 1.0) * pen.width
+    shadow, _ = coverage(offset)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.5, 0.35 * pen.width))
+    image = image * (1 - rng.uniform(0.25, 0.5) * shadow)[..., None]
+    alpha, across = coverage(np.zeros(2))
+    light = rng.uniform(-0.6, 0.6)
+    shade = 0.55 + 0.45 * np.sqrt(np.clip(1 - across ** 2, 0, 1))
+    shine = rng.uniform(60, 140) * np.exp(-((across - light) / 0.18) ** 2)
+    body = colour * shade[..., None] + shine[..., None]
+    return (image * (1 - alpha[..., None]) + np.clip(body, 0, 255) * alpha[..., None]).astype(np.float32)
 
 
 GLARE: Range = (15.0, 60.0)
