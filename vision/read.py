@@ -1,7 +1,8 @@
 """Read a KenKen from a photo or screenshot: the recipe that chains the vision stages.
 
     load (image_io) → find the grid (grid), turned upright when its labels are in another corner
-    (orientation) → cage walls (cages) → which cells hold a clue label
+    (orientation) → a pen lying across the grid (pen: what it covers is not read as walls or labels,
+    and the reading is not confident) → cage walls (cages) → which cells hold a clue label
     (clues.clue_presence) → walls settled by "one clue per cage, in its first cell" (cages.settle)
     → clue labels (clues.read_clues) → written digits (digits, when available) → the solver in the
     loop (reconcile) → :class:`Reading`
@@ -32,6 +33,7 @@ from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
 from .orientation import CORNERS, in_photo_as_loaded, quarter_turns, turned_corners, turns_seen
+from .pen import find_pen, hidden_labels, pen_note
 from .reconcile import Change, reconcile
 
 
@@ -42,7 +44,8 @@ class Reading:
     ``puzzle`` is the settled puzzle (with ``entries`` when written digits were read); ``status`` and
     ``solution`` are the solver's verdict on it; ``confident`` is True only for exactly one solution
     with no change and every clue and wall read with high probability (and, in a puzzle printed
-    without operators, labels at least NO_OPS_SURE_PX tall). ``changes`` lists what the
+    without operators, labels at least NO_OPS_SURE_PX tall), and no pen lying across the grid
+    (:mod:`vision.pen`). ``changes`` lists what the
     solver changed in what was read. Confidences are probabilities 0..1.
     """
 
@@ -148,9 +151,10 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
     clock = lambda stage: timed_stage(seconds, stage)
     with clock("cages"):
         tones = cage_stage.grid_tones(grid)
-        walls = cage_stage.find_walls(grid, tones)
+        pen = find_pen(grid)
+        walls = cage_stage.find_walls(grid, tones, None if pen is None else pen.mask)
         presence = clue_stage.clue_presence(grid)
-        walls = cage_stage.settle(grid, walls, presence)
+        walls = cage_stage.settle(grid, walls, presence, () if pen is None else hidden_labels(grid, pen))
         cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
     with clock("clues"):
         anchors = [cells[0] for cells in cells_of_cages]
@@ -169,7 +173,7 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
                             score=label_scorer(readings, cells_of_cages))
     extra = {"rectified": grid.rectified} if debug else {}
     unread = tuple(cells for cells in cells_of_cages if min(cells) not in settled.puzzle.cage_of)
-    confident = settled.confident and not unread
+    confident = settled.confident and not unread and pen is None
     # The labels' height is measured (the labels found again) only where it can change the outcome.
     label_px = None if confident and settled.puzzle.operators_shown else clue_stage.labels_px(grid, anchors)
     if confident and label_px is not None and label_px < NO_OPS_SURE_PX:
@@ -184,6 +188,7 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
               "it was read turned upright",) if turns else ()
     seen = _as_loaded(grid, turns, loaded)
     advice += edge_advice(seen.corners, seen.size, seen.size, loaded.shape) if settled.status == "none" else ()
+    advice += () if pen is None else (pen_note(grid, pen),)
     return Reading(settled.puzzle, settled.status, settled.solution, confident,
                    settled.changes, readings, dict(walls.wall_probability), entry_alts,
                    seen, seconds, turned + tuple(grid.notes) + settled.notes + advice, extra, unread)
