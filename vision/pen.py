@@ -128,11 +128,14 @@ def _median_colour(image: np.ndarray, origin: np.ndarray, way: np.ndarray, norma
     return np.median(image[xy[inside, 1], xy[inside, 0]].reshape(int(inside.sum()), -1), axis=0)
 
 
-def _band_contrast(image: np.ndarray, one: _Side, other: _Side, cell: float) -> tuple[float, np.ndarray, np.ndarray, float,
-                                                                                     tuple[float, float]] | None:
-    """For two sides (step 2), the contrast of the band between them (step 3: the lesser of its
-    differences from the page on each side, or None when it is no rod's), with the band's axis
-    origin, direction, width and extent along it (pixels from the origin)."""
+Band = tuple[float, np.ndarray, np.ndarray, float, tuple[float, float], np.ndarray, np.ndarray]
+"""What :func:`_band_contrast` finds: contrast, axis origin, direction, width, extent along the axis
+(pixels from the origin), the band's colour and the nearer page side's colour."""
+
+
+def _band_contrast(image: np.ndarray, one: _Side, other: _Side, cell: float) -> Band | None:
+    """For two sides (step 2), the band between them (:data:`Band`), its contrast the lesser of its
+    differences from the page on each side (step 3); None when the two are no rod's sides."""
     if min(abs(one.angle - other.angle), 180 - abs(one.angle - other.angle)) > PARALLEL:
         return None
     way = (one.end - one.start) / max(1e-6, float(np.linalg.norm(one.end - one.start)))
