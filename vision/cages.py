@@ -265,9 +265,9 @@ def edge_strengths(grid: GridFind, dark: np.ndarray | None = None,
     near = int(round(PEN_NEAR * cell)) + 1
     strips = {}
     for edge in interior_edges(grid.size):
-        strip, centre = across(dark, grid, edge, -span, span + 1)
-        if hidden is not None and across(hidden, grid, edge, -near, near + 1)[0].any():
-            strip, centre = across(dark, grid, edge, -span, span + 1, PEN_TRIM)
+        covered = hidden is not None and across(hidden, grid, edge, -near, near + 1)[0].any()
+        strip, centre = across(dark, grid, edge, -span, span + 1, PEN_TRIM if covered else TRIM)
+        if covered:
             clear = ~across(hidden, grid, edge, -near, near + 1, PEN_TRIM)[0].any(axis=1)
             if clear.sum() >= max(2, PEN_CLEAR * len(clear)):
                 strip = strip[clear]

@@ -49,6 +49,7 @@ import numpy as np
 
 from solver.puzzle import cell_name
 
+from .cages import _cell_side
 from .grey import to_grey
 from .model import GridFind
 
@@ -188,7 +189,7 @@ def _walked(image: np.ndarray, origin: np.ndarray, way: np.ndarray, width: float
 def find_pen(grid: GridFind) -> PenCover | None:
     """The pen lying across ``grid``'s rectified image (see the module docstring), or None."""
     image = grid.rectified
-    cell = (grid.lines_x[-1] - grid.lines_x[0]) / grid.size
+    cell = _cell_side(grid)
     scale = min(1.0, WORK_CELL / max(cell, 1e-6))
     small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else image
     small_cell = cell * scale
@@ -210,7 +211,7 @@ def find_pen(grid: GridFind) -> PenCover | None:
     ys, xs = np.mgrid[0:image.shape[0], 0:image.shape[1]].astype(np.float32)
     along = (xs - origin[0]) * way[0] + (ys - origin[1]) * way[1]
     off = (xs - origin[0]) * normal[0] + (ys - origin[1]) * normal[1]
-    mask = (np.abs(off) <= width / 2 + grow) & (along >= lo - MARGIN * cell) & (along <= hi + MARGIN * cell)
+    mask = (np.abs(off) <= width / 2 + grow) & (along >= lo - grow) & (along <= hi + grow)
     start, end = origin + lo * way, origin + hi * way
     return PenCover((float(start[0]), float(start[1])), (float(end[0]), float(end[1])), float(width), mask)
 
