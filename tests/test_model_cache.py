@@ -172,17 +172,25 @@ def test_a_command_says_once_that_the_models_are_fitted_first(tmp_path, monkeypa
     import vision.read_any
     from ui.cli import main
     from vision.errors import VisionError
+    from vision.glyphs import load_or_fit
+    from vision.image_io import ImageError
 
-    def unreadable(source, **_):
+    def needs_a_model(source, **_):
+        """A stand-in reader: a photo that loads needs model "b" (fitted at once here), another is bad."""
+        if "bad" in str(source):
+            raise ImageError("not an image")
+        load_or_fit("b", lambda: "cached" if (tmp_path / "b.npz").exists() else None, lambda: "fitted")
         raise VisionError("not read in this test")
 
-    monkeypatch.setattr(vision.read_any, "read_any", unreadable)
+    monkeypatch.setattr(vision.read_any, "read_any", needs_a_model)
     monkeypatch.setattr(ui.cli, "_models_said", False)
     _fake_models(tmp_path, monkeypatch, missing=())
     assert main(["read", "a.jpg"]) == 2
     assert "not fitted" not in capsys.readouterr().err
     monkeypatch.setattr(ui.cli, "_models_said", False)
     _fake_models(tmp_path, monkeypatch)
+    assert main(["read", "bad.jpg"]) == 2
+    assert capsys.readouterr().err.strip().count("\n") == 0  # a bad file: its error alone, no word of models
     assert main(["read", "a.jpg"]) == 2 and main(["solve", "b.jpg"]) == 2
     err = capsys.readouterr().err
     assert err.count("not fitted on this machine yet (b, c)") == 1 and "about 15 minutes" in err

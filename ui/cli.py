@@ -510,25 +510,35 @@ def reading_json(label: str, reading) -> dict:
 
 
 def _before_reading(*, several: bool) -> None:
-    """Get ready to read one photo or ``several``: say on stderr, once, when the photo-reading models
-    must be fitted first (a fresh machine: hours, see :mod:`vision.model_cache`), and start vision's
-    helper process for several (:mod:`vision.helper`: the second core works out half of each grid
-    search; one image does not pay for its start)."""
-    global _models_said
+    """Get ready to read one photo or ``several``: have it said on stderr, once, when a photo needs
+    a model that is not fitted yet (a fresh machine: hours, see :mod:`vision.model_cache`), at the
+    moment it is needed, so that a bad file's error stays its one line; and start vision's helper
+    process for several (:mod:`vision.helper`: the second core works out half of each grid search;
+    one image does not pay for its start)."""
+    from vision.glyphs import before_fitting
     from vision.helper import start
-    from vision.model_cache import missing_models
 
-    if not _models_said:
-        _models_said = True
-        missing = missing_models()
-        if missing:
-            print(f"kensnap: the photo-reading models are not fitted on this machine yet "
-                  f"({', '.join(m.name for m in missing)}): the first photo read fits them, once (about "
-                  f"{sum(m.minutes for m in missing)} minutes on two cores, up to twice that on a busy machine; "
-                  "if another kensnap process is fitting one, this waits for it). `kensnap models --fit` "
-                  "fits them ahead of time.", file=sys.stderr, flush=True)
+    before_fitting(_say_models_missing)
     if several:
         start()
+
+
+def _say_models_missing(name: str) -> None:
+    """Say once on stderr that the photo-reading models (``name`` and any other missing one) are
+    being fitted before this photo is read, and about how long it takes."""
+    global _models_said
+    from vision.model_cache import missing_models
+
+    if _models_said:
+        return
+    _models_said = True
+    missing = missing_models() or ()
+    names = [m.name for m in missing] or [name]
+    minutes = sum(m.minutes for m in missing)
+    print(f"kensnap: the photo-reading models are not fitted on this machine yet ({', '.join(names)}): "
+          f"they are fitted now, once, before this photo is read (about {minutes or 'ten or more'} minutes "
+          "on two cores, up to twice that on a busy machine; if another kensnap process is fitting one, "
+          "this waits for it). `kensnap models --fit` fits them ahead of time.", file=sys.stderr, flush=True)
 
 
 _models_said = False

@@ -126,12 +126,28 @@ def fitting(name: str) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
+_BEFORE_FIT: list[tuple[int, Callable[[str], None]]] = []
+"""What :func:`before_fitting` registered, with the process that registered it."""
+
+
+def before_fitting(tell: Callable[[str], None]) -> None:
+    """Have ``tell(name)`` called, in this process only (not in the processes it forks), each time a
+    model is missing from the cache and about to be fitted or waited for (:func:`load_or_fit`): a
+    command line says there that the first photo waits for a fit, and only once a photo has been
+    loaded and needs a model, so a file that is not an image gets its one line of error alone."""
+    _BEFORE_FIT[:] = [(os.getpid(), tell)]
+
+
 def load_or_fit(name: str, load: Callable[[], M | None], fit: Callable[[], M]) -> M:
     """The model ``load()`` gives; when it gives None (not in the cache, or not whole), the model
     ``fit()`` makes and saves — asked for under :func:`fitting`, with ``load()`` tried again first,
-    so that a model another process fitted meanwhile is loaded, not fitted again."""
+    so that a model another process fitted meanwhile is loaded, not fitted again. The callback of
+    :func:`before_fitting` is told first."""
     model = load()
     if model is None:
+        for pid, tell in _BEFORE_FIT:
+            if pid == os.getpid():
+                tell(name)
         with fitting(name):
             model = load()
             if model is None:
