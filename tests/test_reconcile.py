@@ -1,4 +1,5 @@
 """The solver in the loop: plausibility, the cheapest change to one solution, honest confidence."""
+import pytest
 from conftest import seed_puzzles
 from vision.reconcile import FITTED_REASON, RULES_ASSUMED, reconcile
 
@@ -301,26 +302,42 @@ def test_a_choice_dearer_than_its_step_is_kept_until_a_later_step_finds_a_cheape
     assert found.picks == (2, 0) and cut[0][2][:2] == ("-", 1) and found.rounds == 2
 
 
+WIDE_ONLY = (24, 105, 223, 296)
+"""Hard photos of seed 7474 (labels a few pixels tall) whose board the wider search found and the
+reader's own alternatives did not, with one fit of the clue-label network or another: 24 with the
+fit of 2026-11-28, 105, 223 and 296 with the fit of 2026-12-01 (each machine fits its own, and two
+fits misread different labels of these photos; docs/HISTORY.md)."""
+
+
 def test_a_hard_photo_whose_board_only_the_wider_search_finds_is_read_exact(tmp_path, monkeypatch):
-    """Hard k7474-0024 (labels a few pixels tall): no choice of the reader's own alternatives has
-    one solution; the wider search finds the printed clues (with WIDE_BUDGET_S cut to 0.01 s the
-    board is lost: no solution). Found by guessing, so it is not confident. (Until the sixtieth
-    round this test read hard k8383-0016 so; with label strips sharpened before they are read,
-    ``vision.label_reader.SHARPEN``, that photo's labels read worse and k7474-0024's better.)"""
+    """One of WIDE_ONLY is read exact (size, every cage, every clue: the evaluation's own check) with
+    a change the search made, so not confident, and with WIDE_BUDGET_S cut to 0.01 s that board is
+    lost. The photos are tried in turn until one shows it; one of them must."""
     from ui.corpus import plan, write_item
     from ui.evaluate import load_truths, score
     from vision import reconcile as reconcile_module
     from vision.image_io import load_image
     from vision.read_any import read_any
 
-    path = write_item(plan(300, 7474)[24], tmp_path)
-    [truth] = load_truths(tmp_path)
-    reading = read_any(load_image(path.with_suffix(".jpg")))
-    scored = score(truth, reading, 0.0)  # the evaluation's own check: size, every cage and every clue
-    assert scored.board_ok and scored.cages_ok and scored.clues_ok
-    assert reading.status == "unique" and reading.changes and not reading.confident
-    monkeypatch.setattr(reconcile_module, "WIDE_BUDGET_S", 0.01)
-    assert not score(truth, read_any(load_image(path.with_suffix(".jpg"))), 0.0).board_ok
+    items, seen = plan(300, 7474), []
+    for number in WIDE_ONLY:
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        path = write_item(items[number], folder)
+        [truth] = load_truths(folder)
+        photo = load_image(path.with_suffix(".jpg"))
+        with monkeypatch.context() as patch:
+            reading = read_any(photo)
+            exact = score(truth, reading, 0.0).board_ok
+            assert not (exact and reading.changes and reading.confident)  # found by guessing: never sure
+            if not (exact and reading.status == "unique" and reading.changes):
+                seen.append(f"k7474-{number:04d} {'read exact without a change' if exact else 'misread'}")
+                continue
+            patch.setattr(reconcile_module, "WIDE_BUDGET_S", 0.01)
+            if not score(truth, read_any(photo), 0.0).board_ok:
+                return
+            seen.append(f"k7474-{number:04d} read exact without the wider search too")
+    pytest.fail("no board the wider search alone finds: " + "; ".join(seen))
 
 
 def _favouring(text, cage=1):
