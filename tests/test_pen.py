@@ -5,6 +5,7 @@ items, with the pen and without it.
 """
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,3 +86,68 @@ def test_a_reading_with_a_pen_across_is_not_confident_and_says_where():
     assert not reading.confident
     notes = [note for note in reading.notes if note.startswith(PEN_NOTE)]
     assert len(notes) == 1 and "move it" in notes[0] and " over " in notes[0]
+
+
+def _entries_read(image: np.ndarray, pen_looked_for: bool = True):
+    """The reading of ``image``; without ``pen_looked_for`` its written digits are read as they were
+    before the pen was taken into account (nothing painted out, every cell read)."""
+    import sys
+
+    from vision import read
+    reading_module = sys.modules["vision.read"]
+    if pen_looked_for:
+        return read(image)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reading_module, "hidden_digits", lambda grid, pen: ())
+        patch.setattr(reading_module, "without_pen", lambda grid, pen: grid)
+        return read(image)
+
+
+def _digits_where_none_is_written(reading, truth: dict) -> list:
+    """The cells where ``reading`` has a written digit and the truth has none."""
+    written, read = truth["truth"].get("entries"), reading.puzzle.entries
+    n = reading.puzzle.size
+    return [(r, c) for r in range(n) for c in range(n)
+            if read is not None and read[r][c] is not None and (written is None or written[r][c] is None)]
+
+
+@pytest.mark.parametrize("index", [2, 18])
+def test_the_pens_ink_is_not_read_as_written_digits(index):
+    """Clean k8383-0002 and k8383-0018, nothing written in them: where the pen crosses a cell's
+    middle its ink was read as six digits; with the pen painted out and the cells it hides left
+    unread, none is, and the hidden cells are named."""
+    image, truth = _item(index)
+    assert len(_digits_where_none_is_written(_entries_read(image, pen_looked_for=False), truth)) >= 5
+    reading = _entries_read(image)
+    assert _digits_where_none_is_written(reading, truth) == [] and len(reading.hidden_entries) >= 3
+
+
+@pytest.mark.parametrize("index", [11, 38])
+def test_the_digits_written_beside_a_pen_are_read_and_those_under_it_are_named(index):
+    """Clean half-filled k8383-0011 and k8383-0038: every digit written outside the cells the pen
+    hides is read right, and each one not read lies in a cell named as hidden."""
+    image, truth = _item(index)
+    reading = _entries_read(image)
+    written, read = truth["truth"]["entries"], reading.puzzle.entries
+    hidden = set(reading.hidden_entries)
+    assert hidden and all(read[r][c] is None for r, c in hidden)
+    for r, row in enumerate(written):
+        for c, digit in enumerate(row):
+            if (r, c) not in hidden:
+                assert read[r][c] == digit, f"r{r + 1}c{c + 1}"
+
+
+def test_check_names_the_cells_under_the_pen_as_not_seen(tmp_path, capsys):
+    """`kensnap check PHOTO`: the cells whose digits the pen hides are listed as not seen, in its
+    text and as ``hidden`` in its JSON, and `read --json` gives them as ``hidden_entries``."""
+    from ui.cli import main
+
+    image, _ = _item(11)
+    path = tmp_path / "pen.png"
+    cv2.imwrite(str(path), cv2.cvtColor(image, cv2.COLOR_RGB2BGR))
+    main(["check", str(path)])
+    assert "not seen, something lies over them: r4c1" in capsys.readouterr().out
+    main(["check", str(path), "--json"])
+    assert [3, 0] in json.loads(capsys.readouterr().out.splitlines()[-1])["hidden"]
+    main(["read", str(path), "--json"])
+    assert [3, 0] in json.loads(capsys.readouterr().out.splitlines()[-1])["hidden_entries"]

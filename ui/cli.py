@@ -275,8 +275,11 @@ def _trusted(item: Loaded, obj: dict, text: str, consequence: str = "the answer 
     if reading is None:
         return obj, text
     unsure = [] if typed or not list_unsure else list(reading.doubtful_entries())
-    obj = {**obj, "read_confident": reading.confident, **({"unsure": [list(c) for c in unsure]} if list_unsure else {})}
-    return obj, text + text_view.photo_notes(_doubt(reading), unsure, reading.puzzle.entries, typed, consequence)
+    hidden = () if typed or not list_unsure else getattr(reading, "hidden_entries", ())
+    listed = {"unsure": [list(c) for c in unsure], "hidden": [list(c) for c in hidden]} if list_unsure else {}
+    obj = {**obj, "read_confident": reading.confident, **listed}
+    return obj, text + text_view.photo_notes(_doubt(reading), unsure, reading.puzzle.entries, typed, consequence,
+                                             hidden)
 
 
 def _doubt(reading) -> str | None:
@@ -501,6 +504,7 @@ def reading_json(label: str, reading) -> dict:
                        "reason": c.reason} for c in reading.changes]
     obj["unread_cages"] = [[list(c) for c in cells] for cells in getattr(reading, "unread_cages", ())]
     obj["unsure_entries"] = [list(c) for c in reading.doubtful_entries()]
+    obj["hidden_entries"] = [list(c) for c in getattr(reading, "hidden_entries", ())]
     obj["status"] = reading.status
     obj["confident"] = reading.confident
     obj["corners"] = [[round(float(x), 1), round(float(y), 1)] for x, y in reading.corners]

@@ -82,14 +82,18 @@ def check_report(label: str, result: CheckResult, cells: int | None = None, as_r
 
 
 def photo_notes(why: str | None, unsure: list, entries: Grid | None, typed: bool,
-                consequence: str = "a digit called wrong may be right") -> str:
+                consequence: str = "a digit called wrong may be right", hidden: tuple = ()) -> str:
     """What `kensnap check PHOTO` adds to :func:`check_report` (and `hint PHOTO` to its hint): the
-    digits read with low confidence (with what they were read as: the person wrote them), and how
-    far the answer can be trusted (``why``: :func:`doubt`)."""
+    digits read with low confidence (with what they were read as: the person wrote them), the
+    ``hidden`` cells whose digits could not be seen (a pen over them), and how far the answer can be
+    trusted (``why``: :func:`doubt`)."""
     lines = []
     if unsure and entries is not None:
         lines.append("may be misread, look at them again: " + ", ".join(
             f"{cell_name(c)} (read as {digit_text(entries[c[0]][c[1]])})" for c in unsure))
+    if hidden:
+        lines.append("not seen, something lies over them: " + ", ".join(map(cell_name, hidden))
+                     + " (a digit written there was not read, so it is not checked)")
     if typed:
         lines.append("the digits used are those of --entries, not those read from the photo")
     return "".join("\n" + line for line in lines) + trust_note(why, consequence)

@@ -33,7 +33,7 @@ from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
 from .orientation import CORNERS, in_photo_as_loaded, quarter_turns, turned_corners, turns_seen
-from .pen import find_pen, hidden_labels, pen_note
+from .pen import find_pen, hidden_digits, hidden_labels, pen_note, without_pen
 from .reconcile import Change, reconcile
 
 
@@ -65,6 +65,9 @@ class Reading:
     unread_cages: tuple[tuple[Cell, ...], ...] = ()
     """Cages whose walls were found but whose clue could not be read: left out of ``puzzle`` (their
     cells are only bound by rows and columns there), listed here so nobody mistakes them for absent."""
+    hidden_entries: tuple[Cell, ...] = ()
+    """Cells whose written digit, if any, could not be seen (a pen lies over them, :mod:`vision.pen`):
+    no entry is read there, so nobody takes them for empty, in reading order."""
 
     @property
     def entry_confidence(self) -> dict[Cell, float]:
@@ -160,7 +163,8 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
         anchors = [cells[0] for cells in cells_of_cages]
         readings = clue_stage.read_clues(grid, anchors, engine=ocr_engine,
                                          lone=[cells[0] for cells in cells_of_cages if len(cells) == 1])
-    entries, entry_alts = _digits(grid, clock)
+    covered = () if pen is None else hidden_digits(grid, pen)
+    entries, entry_alts = _digits(grid if pen is None else without_pen(grid, pen), clock, covered)
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
         # Each cage's clues scored against its label, half the cages by the helper when it runs.
@@ -191,7 +195,7 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
     advice += () if pen is None else (pen_note(grid, pen),)
     return Reading(settled.puzzle, settled.status, settled.solution, confident,
                    settled.changes, readings, dict(walls.wall_probability), entry_alts,
-                   seen, seconds, turned + tuple(grid.notes) + settled.notes + advice, extra, unread)
+                   seen, seconds, turned + tuple(grid.notes) + settled.notes + advice, extra, unread, covered)
 
 
 def _upright(grid: GridFind, turns: int, pixels: np.ndarray, clock) -> tuple[GridFind, int]:
@@ -334,16 +338,17 @@ def edge_advice(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...
             "cut off, take the photo again with the whole puzzle in view",)
 
 
-def _digits(grid: GridFind, clock) -> tuple[Grid | None, dict[Cell, tuple[tuple[int, float], ...]]]:
+def _digits(grid: GridFind, clock, hidden: tuple[Cell, ...] = ()) -> tuple[Grid | None, dict[Cell, tuple[tuple[int, float], ...]]]:
     """Written digits as entries (None when the digit reader is not available or reads none) and
     each one's alternatives, best first; a digit outside 1..N is not a possible entry, so the best
-    possible alternative stands for it."""
+    possible alternative stands for it. The ``hidden`` cells are not read (a pen over them)."""
     try:
         from .digits import read_digits
     except ImportError:
         return None, {}
     with clock("digits"):
-        found = read_digits(grid)
+        found = read_digits(grid, cells=[(r, c) for r in range(grid.size) for c in range(grid.size)
+                                         if (r, c) not in hidden])
     n = grid.size
     rows = [[None] * n for _ in range(n)]
     alternatives = {}
