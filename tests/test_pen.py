@@ -151,3 +151,32 @@ def test_check_names_the_cells_under_the_pen_as_not_seen(tmp_path, capsys):
     assert [3, 0] in json.loads(capsys.readouterr().out.splitlines()[-1])["hidden"]
     main(["read", str(path), "--json"])
     assert [3, 0] in json.loads(capsys.readouterr().out.splitlines()[-1])["hidden_entries"]
+
+
+def _board_read(reading, truth: dict) -> bool:
+    """Whether ``reading`` has every cage and clue of the truth (its whole board)."""
+    def cages(items):
+        return {(frozenset(map(tuple, cells)), op, target) for cells, op, target in items}
+    want = cages((c["cells"], c["op"], c["target"]) for c in truth["truth"]["cages"])
+    return reading.puzzle.size == truth["truth"]["size"] and cages(
+        (c.cells, c.op, c.target) for c in reading.puzzle.cages) == want
+
+
+def test_a_label_the_pen_hides_is_doubted_so_the_search_changes_it_first(monkeypatch):
+    """Hand-held k8383-0003: the pen hides "19+" and its ink reads "5×"; taken at its word the
+    solver in the loop keeps it and the board and the solution are wrong; with the hidden label's
+    alternatives flattened (HIDDEN_LABEL_POWER) the search changes it and the board is read exact."""
+    import vision.pen
+    from vision import read
+    from vision.pen import doubted
+
+    alts = [[("*", 5, 0.9), ("+", 19, 0.01)], [("+", 3, 0.9), ("-", 1, 0.05)]]
+    flat = doubted(alts, [((0, 0), (0, 1)), ((1, 0), (1, 1))], ((0, 0),))
+    assert flat[1] == alts[1] and [a[:2] for a in flat[0]] == [("*", 5), ("+", 19)]
+    assert flat[0][1][2] / flat[0][0][2] > 10 * alts[0][1][2] / alts[0][0][2]
+    assert doubted(alts, [((0, 0), (0, 1)), ((1, 0), (1, 1))], ()) is alts
+
+    image, truth = _item(3)
+    assert _board_read(read(image), truth)
+    monkeypatch.setattr(vision.pen, "HIDDEN_LABEL_POWER", 1.0)
+    assert not _board_read(read(image), truth)

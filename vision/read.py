@@ -33,7 +33,7 @@ from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
 from .orientation import CORNERS, in_photo_as_loaded, quarter_turns, turned_corners, turns_seen
-from .pen import find_pen, hidden_digits, hidden_labels, pen_note, without_pen
+from .pen import doubted, find_pen, hidden_digits, hidden_labels, pen_note, without_pen
 from .reconcile import Change, reconcile
 
 
@@ -157,7 +157,8 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
         pen = find_pen(grid)
         walls = cage_stage.find_walls(grid, tones, None if pen is None else pen.mask)
         presence = clue_stage.clue_presence(grid)
-        walls = cage_stage.settle(grid, walls, presence, () if pen is None else hidden_labels(grid, pen))
+        hidden = () if pen is None else hidden_labels(grid, pen)
+        walls = cage_stage.settle(grid, walls, presence, hidden)
         cells_of_cages = cage_stage.cages_from_walls(grid.size, walls)
     with clock("clues"):
         anchors = [cells[0] for cells in cells_of_cages]
@@ -168,9 +169,11 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
         # Each cage's clues scored against its label, half the cages by the helper when it runs.
-        alternatives = two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages])
-        wider = lambda: two_core_map(partial(widened, extra=WIDE_EXTRA, min_ratio=WIDE_MIN_RATIO),
-                                     [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages])
+        alternatives = doubted(two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown)
+                                                      for cells in cells_of_cages]), cells_of_cages, hidden)
+        wider = lambda: doubted(two_core_map(partial(widened, extra=WIDE_EXTRA, min_ratio=WIDE_MIN_RATIO),
+                                             [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]),
+                                cells_of_cages, hidden)
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
                             entries=entries, min_wall_probability=1 - doubt, wider=wider,
