@@ -536,7 +536,7 @@ def _say_models_missing(name: str) -> None:
     if _models_said:
         return
     _models_said = True
-    missing = missing_models() or ()
+    missing = missing_models()
     names = [m.name for m in missing] or [name]
     minutes = sum(m.minutes for m in missing)
     print(f"kensnap: the photo-reading models are not fitted on this machine yet ({', '.join(names)}): "

@@ -33,7 +33,7 @@ from .polarity import find_grid_any_polarity
 from .clue_candidates import WIDE_EXTRA, WIDE_MIN_RATIO, label_scorer, widened
 from .errors import NoPuzzleFound
 from .orientation import CORNERS, in_photo_as_loaded, quarter_turns, turned_corners, turns_seen
-from .pen import doubted, find_pen, hidden_digits, hidden_labels, pen_note, without_pen
+from .pen import PenCover, doubted, find_pen, hidden_digits, hidden_labels, pen_note, without_pen
 from .reconcile import Change, reconcile
 
 
@@ -165,14 +165,13 @@ def _read_found(grid: GridFind, turns: int, loaded: np.ndarray, seconds: dict[st
         readings = clue_stage.read_clues(grid, anchors, engine=ocr_engine,
                                          lone=[cells[0] for cells in cells_of_cages if len(cells) == 1])
     covered = () if pen is None else hidden_digits(grid, pen)
-    entries, entry_alts = _digits(grid if pen is None else without_pen(grid, pen), clock, covered)
+    entries, entry_alts = _digits(grid, clock, pen, covered)
     with clock("solve"):
         shown = any(r.alternatives and r.alternatives[0][0] not in "?=" for r in readings.values())
         # Each cage's clues scored against its label, half the cages by the helper when it runs.
-        alternatives = doubted(two_core_map(widened, [(readings[cells[0]], cells, grid.size, shown)
-                                                      for cells in cells_of_cages]), cells_of_cages, hidden)
-        wider = lambda: doubted(two_core_map(partial(widened, extra=WIDE_EXTRA, min_ratio=WIDE_MIN_RATIO),
-                                             [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]),
+        cages_read = [(readings[cells[0]], cells, grid.size, shown) for cells in cells_of_cages]
+        alternatives = doubted(two_core_map(widened, cages_read), cells_of_cages, hidden)
+        wider = lambda: doubted(two_core_map(partial(widened, extra=WIDE_EXTRA, min_ratio=WIDE_MIN_RATIO), cages_read),
                                 cells_of_cages, hidden)
         doubt = min((min(p, 1 - p) for p in walls.wall_probability.values()), default=0.0)
         settled = reconcile(grid.size, cells_of_cages, alternatives, operators_shown=shown,
@@ -341,17 +340,19 @@ def edge_advice(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...
             "cut off, take the photo again with the whole puzzle in view",)
 
 
-def _digits(grid: GridFind, clock, hidden: tuple[Cell, ...] = ()) -> tuple[Grid | None, dict[Cell, tuple[tuple[int, float], ...]]]:
+def _digits(grid: GridFind, clock, pen: PenCover | None = None,
+            hidden: tuple[Cell, ...] = ()) -> tuple[Grid | None, dict[Cell, tuple[tuple[int, float], ...]]]:
     """Written digits as entries (None when the digit reader is not available or reads none) and
     each one's alternatives, best first; a digit outside 1..N is not a possible entry, so the best
-    possible alternative stands for it. The ``hidden`` cells are not read (a pen over them)."""
+    possible alternative stands for it. With a ``pen`` across the grid they are read with it painted
+    out (:func:`vision.pen.without_pen`), and the ``hidden`` cells are not read."""
     try:
         from .digits import read_digits
     except ImportError:
         return None, {}
     with clock("digits"):
-        found = read_digits(grid, cells=[(r, c) for r in range(grid.size) for c in range(grid.size)
-                                         if (r, c) not in hidden])
+        found = read_digits(grid if pen is None else without_pen(grid, pen),
+                            cells=[(r, c) for r in range(grid.size) for c in range(grid.size) if (r, c) not in hidden])
     n = grid.size
     rows = [[None] * n for _ in range(n)]
     alternatives = {}
