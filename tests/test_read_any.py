@@ -209,7 +209,7 @@ def test_a_blank_sudoku_beside_a_kakuro_is_no_confident_kenken(tmp_path):
     assert reading.puzzle.grid == kakuro_from_json(truth["truth"]).grid
 
 
-def test_a_kakuro_is_not_lost_to_a_kenken_that_changed_a_larger_share_of_its_clues():
+def test_a_kakuro_is_not_lost_to_a_kenken_that_changed_a_larger_share_of_its_clues(monkeypatch):
     """Fresh Kakuro photo seed 2727, number 124 (hard): the Kakuro reading had one solution and a
     close rival, three of its 22 numbers changed; the KenKen reader made a 5×5 of its lines with
     one solution, three of its 9 clues changed. Counted in changes it was a tie, and the KenKen won;
@@ -219,24 +219,33 @@ def test_a_kakuro_is_not_lost_to_a_kenken_that_changed_a_larger_share_of_its_clu
 
     from vision.read_any import DOUBTS, _kenken_rather
 
+    monkeypatch.setattr(vision.read_any, "_operators_printed", lambda kenken: False)  # labels without operators
     three = ("changed",) * 3
     kenken = Seen(confident=False, status="unique", changes=three, puzzle=Seen(cages=tuple(range(9)), size=5))
-    kakuro = Seen(status="unique", notes=(DOUBTS[0] + " ...",), changes=three, puzzle=Seen(runs=tuple(range(22))))
+    kakuro = Seen(status="unique", notes=(DOUBTS[0] + " ...",), changes=three, puzzle=Seen(runs=tuple(range(22))),
+                  confident=False)
     assert not _kenken_rather(kenken, kakuro)
-    assert _kenken_rather(kenken, Seen(status="unique", notes=kakuro.notes, changes=three, puzzle=Seen(runs=tuple(range(6)))))
-    assert _kenken_rather(kenken, Seen(status="unique", notes=(), changes=(), puzzle=kakuro.puzzle)) is False
+    assert _kenken_rather(kenken, Seen(status="unique", notes=kakuro.notes, changes=three, puzzle=Seen(runs=tuple(range(6))),
+                                       confident=False))
+    settled = Seen(status="unique", notes=(), changes=(), puzzle=kakuro.puzzle, confident=False)
+    assert _kenken_rather(kenken, settled) is False
     # A KenKen with no solution gives way to a Kakuro in doubt, unless that changed more than half
     # its numbers (MADE_UP_SHARE) and the KenKen grid is 5×5 or more.
     unsolved = Seen(confident=False, status="none", changes=(), puzzle=Seen(cages=tuple(range(9)), size=5))
 
     def in_doubt(changed: int) -> Seen:
-        return Seen(status="unique", notes=kakuro.notes, changes=("changed",) * changed, puzzle=kakuro.puzzle)
+        return Seen(status="unique", notes=kakuro.notes, changes=("changed",) * changed, puzzle=kakuro.puzzle,
+                    confident=False)
 
     assert not _kenken_rather(unsolved, kakuro)
     assert not _kenken_rather(unsolved, in_doubt(11))  # 11 of 22: half
     assert _kenken_rather(unsolved, in_doubt(12))  # 12 of 22: more than half, made up
     small = Seen(confident=False, status="none", changes=(), puzzle=Seen(cages=tuple(range(6)), size=4))
     assert not _kenken_rather(small, in_doubt(12))
+    # Labels showing operators make it a KenKen, over any Kakuro not read confidently.
+    monkeypatch.setattr(vision.read_any, "_operators_printed", lambda kenken: True)
+    assert _kenken_rather(small, settled) and _kenken_rather(unsolved, kakuro)
+    assert not _kenken_rather(small, Seen(status="unique", notes=(), changes=(), puzzle=kakuro.puzzle, confident=True))
 
 
 @pytest.mark.parametrize("index", [30, 130])
@@ -279,6 +288,31 @@ def test_a_kenken_whose_labels_show_operators_is_taken_without_a_kakuro_look(tmp
     assert isinstance(reading, Reading) and not reading.confident and reading.changes
     assert reading.puzzle.size < vision.read_any.SURE_SIZE  # one solution alone would not spare the look
     assert vision.read_any._operators_printed(reading) and "kakuro look" not in reading.seconds
+
+
+def test_a_kenken_whose_labels_show_operators_is_not_given_up_for_a_settled_kakuro(photos_shaken_as_their_levels_say,
+                                                                                     tmp_path):
+    """Hand-held k9494-0102 (a newspaper 4×4, big written digits in 7 of its 16 cells): the digits
+    made its cells pass for a Kakuro's blocks, so a Kakuro was looked for first, and a 4×8 Kakuro
+    with one solution, not in doubt, was read after 5 of its 11 numbers were changed. It was taken
+    over the KenKen reading (one solution, "12÷" changed to "12+"), which shows operators on its
+    labels; a Kakuro prints none, so the KenKen is taken, every cage and clue right."""
+    import json
+
+    from ui.corpus import plan, write_item
+    from vision.grid import find_grid
+    from vision.kakuro import read_kakuro
+
+    path = write_item(plan(300, 9494)[102], tmp_path)  # the photo as the corpus writes it (JPEG)
+    image, truth = load_image(path.with_suffix(".jpg")), json.loads(path.read_text())
+    as_kakuro = read_kakuro(image, kenken=(find_grid(image),))
+    assert as_kakuro.status == "unique" and not as_kakuro.confident  # settled, so weighed as before it won
+    reading = read_any(image)
+    assert isinstance(reading, Reading) and vision.read_any._operators_printed(reading)
+    assert any(note.startswith("a Kakuro grid was seen too; read as a KenKen") for note in reading.notes)
+    want = {(frozenset(map(tuple, c["cells"])), c["op"], c["target"]) for c in truth["truth"]["cages"]}
+    assert {(frozenset(c.cells), c.op, c.target) for c in reading.puzzle.cages} == want
+    assert not reading.confident  # a clue was changed
 
 
 def test_a_kenken_on_a_dark_page_is_read_before_its_negative_is_looked_at(tmp_path):

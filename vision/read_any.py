@@ -38,7 +38,11 @@ such a line gives way to the KenKen reading even when that has no solution: the 
 whose clues were misread, which the person can correct, not a Kakuro made up from its lines
 (hand-held k8383-0246; the Kakuro sets 2727 and 3535 read the same). So does a Kakuro in doubt for
 which the solver changed more than MADE_UP_SHARE of its numbers, when the KenKen grid is SURE_SIZE
-or more.
+or more. And any Kakuro reading that is not confident, settled or not, gives way to a KenKen reading
+whose labels show operators (:func:`_operators_printed`), whatever the solver made of either: a
+Kakuro prints none (hand-held k9494-0102, a newspaper 4×4 whose big written digits made 6 of its 16
+cells pass for blocks, was read as a 4×8 Kakuro with 5 of its 11 numbers changed; its KenKen
+reading, every cage and clue right, had one solution with one clue changed).
 
 Which look comes first: when under DARK_SHARE[0] of the KenKen grid's cells are dark like a
 Kakuro's blocks (a Kakuro has more), or more are (a shadow's) on a grid of 5×5 or more whose places
@@ -276,7 +280,9 @@ def _kenken_rather(kenken: Reading, kakuro: KakuroReading) -> bool:
     guessed_less = (kakuro.status != "unique" or bare
                     or _share(kenken.changes, kenken.puzzle.cages) <= kakuro_changed)
     made_up = kenken.puzzle.size >= SURE_SIZE and kakuro_changed > MADE_UP_SHARE
-    return kenken.confident or (not settled and ((kenken.status == "unique" and guessed_less) or bare or made_up))
+    if kenken.confident or (not kakuro.confident and _operators_printed(kenken)):
+        return True
+    return not settled and ((kenken.status == "unique" and guessed_less) or bare or made_up)
 
 
 def _share(changes: tuple, clues: tuple) -> float:
