@@ -1031,13 +1031,19 @@ def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[
     a faint operator the label finder did not cut out, realdev declan 9×9 "9÷"); when that reading
     ends in an operator it is taken (the first one's texts kept at OTHER_SHARE). Updates ``frames``
     and ``found``. The share of labels showing an operator is measured over the ``counted`` cells."""
-    shown = [c for c in counted if found[c] and found[c][0][0][-1] in OPERATORS]
-    if len(shown) < NO_OPS_SHARE * len(counted):
+    if _printed_bare([found[c] for c in counted]):
         return
     bare = [c for c, t in found.items() if t and t[0][0][-1] not in OPERATORS]
     for cell, (f, again) in zip(bare, read_labels([labels[c] for c in bare], model, place[2], place[3])):
         if again and again[0][0][-1] in OPERATORS:
             frames[cell], found[cell] = f, _merged(again, found[cell])
+
+
+def _printed_bare(texts: list[list[tuple[str, float]]]) -> bool:
+    """Whether the labels' decoded texts (each best first) show the puzzle printed without operators:
+    under NO_OPS_SHARE of them read best with one (the reader's own share, before Tesseract's)."""
+    shown = sum(1 for t in texts if t and t[0][0][-1] in OPERATORS)
+    return bool(texts) and shown < NO_OPS_SHARE * len(texts)
 
 
 def _merged(kept: list[tuple[str, float]], other: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -1218,7 +1224,11 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     if asked and ocr != "never":
         # Tesseract reads the number only: the stock model cannot read × ÷ −, and an operator it
         # misreads drags the whole word's confidence to nothing or joins the number ("13+" as "134").
-        numbers = [number_glyphs(labels[c], operator_start(labels[c], frames[c], place[2])) for c in asked]
+        # In a puzzle the reader sees printed without operators it reads the whole label: a column
+        # of a "7" read likeliest as "÷" would end the number before it ("17" read "1", 0.94).
+        bare = _printed_bare([found[c] for c in counted])
+        numbers = [number_glyphs(labels[c], None if bare else operator_start(labels[c], frames[c], place[2]))
+                   for c in asked]
         readings = engine.read_lines([_glyphs_crop(labels[c], *number) for c, number in zip(asked, numbers)],
                                      whitelist=OCR_CHARS)
         texts = {c: (r.text, r.confidence) for c, r, (glyphs, _) in zip(asked, readings, numbers)
