@@ -95,7 +95,7 @@ def test_encoding_the_alternatives_counts_against_the_budget(monkeypatch):
 
     calls = []
     real = alternatives_module.encode_cage
-    monkeypatch.setattr(alternatives_module, "encode_cage", lambda *args: calls.append(1) or real(*args))
+    monkeypatch.setattr(alternatives_module, "encode_cage", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
     puzzle = generate(GeneratorOptions(size=9), 5).puzzle
     layout = [cage.cells for cage in puzzle.cages]
     alternatives = [[(c.op, c.target, 0.0), (c.op, c.target + 1, 0.1)] for c in puzzle.cages]
@@ -127,3 +127,37 @@ def test_a_blocked_choice_does_not_hide_the_next_one():
     assert found.status == "unique" and found.rounds == 2
     assert [alts[k][1] for (_, alts), k in zip(BLOG28, found.picks)][3] == 1
     assert sum(found.picks) == 1
+
+
+def test_long_sums_and_products_are_searched_by_layers_to_the_same_reading(monkeypatch):
+    # A generated 7×7 with four cages of 5 or 6 cells (sums and products), each read with a misread
+    # clue first and its printed one second, and other targets near it as further alternatives, as
+    # a reader gives them: the alternatives of sums and products of LAYERED_FROM cells or more are
+    # encoded by layers, a fraction of the clauses of their tables, and the search picks the same
+    # reading as with tables, the printed one.
+    import solver.alternatives as alternatives_module
+    from solver.alternatives import Effort
+
+    generated = generate(GeneratorOptions(size=7), 15)
+    puzzle = generated.puzzle
+    long = [c for c in puzzle.cages if len(c.cells) >= alternatives_module.LAYERED_FROM and c.op in "+*"]
+    assert len(long) == 4
+    layout, alternatives = [cage.cells for cage in puzzle.cages], []
+    for cage in puzzle.cages:
+        if cage in long:
+            near = [cage.target + d for d in (2, -2, 4, -4, 6, 8, -6, 10) if cage.target + d > 0]
+            alternatives.append([(cage.op, near[0], 0.0), (cage.op, cage.target, 0.5)]
+                                + [(cage.op, t, 2.0 + k) for k, t in enumerate(near[1:])])
+        else:
+            alternatives.append([(cage.op, cage.target, 0.0)])
+
+    def search(layered_from):
+        monkeypatch.setattr(alternatives_module, "LAYERED_FROM", layered_from)
+        effort = Effort()
+        return cheapest_unique(7, layout, alternatives, max_changes=4, budget_s=60, effort=effort), effort.clauses
+
+    (layered, few), (tabled, many) = search(5), search(99)
+    assert layered.status == tabled.status == "unique" and layered.picks == tabled.picks
+    assert [alts[k][:2] for alts, k in zip(alternatives, layered.picks)] == [(c.op, c.target) for c in puzzle.cages]
+    assert layered.solution == generated.solution
+    assert few < many / 2
