@@ -8,8 +8,9 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
 
 1. One CNF holds the Latin square (every cell one digit, every digit once per row and column), every
    alternative of every cage encoded by :func:`solver.encoding.encode_cage` under its own activation
-   literal (sums and products of LAYERED_FROM cells or more by layers, not tables), exactly one activation per cage, and at most ``max_changes`` activations that are not
-   a cage's first alternative. Each such activation is a soft clause ``¬a`` weighing its cost.
+   literal (sums and products of LAYERED_FROM cells or more by layers, not tables), exactly one
+   activation per cage, and at most ``max_changes`` activations that are not a cage's first
+   alternative. Each such activation is a soft clause ``¬a`` weighing its cost.
 2. RC2 returns the cheapest choice that has *a* solution. Its stratified form is used: it settles
    the heavy soft clauses (unlikely alternatives) first, and with a reader's many alternatives of
    very different costs it found choices the plain form gave up on (true-corner readings of 81

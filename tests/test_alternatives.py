@@ -95,7 +95,8 @@ def test_encoding_the_alternatives_counts_against_the_budget(monkeypatch):
 
     calls = []
     real = alternatives_module.encode_cage
-    monkeypatch.setattr(alternatives_module, "encode_cage", lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
+    monkeypatch.setattr(alternatives_module, "encode_cage",
+                        lambda *args, **kwargs: calls.append(1) or real(*args, **kwargs))
     puzzle = generate(GeneratorOptions(size=9), 5).puzzle
     layout = [cage.cells for cage in puzzle.cages]
     alternatives = [[(c.op, c.target, 0.0), (c.op, c.target + 1, 0.1)] for c in puzzle.cages]

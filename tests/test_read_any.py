@@ -225,8 +225,8 @@ def test_a_kakuro_is_not_lost_to_a_kenken_that_changed_a_larger_share_of_its_clu
     kakuro = Seen(status="unique", notes=(DOUBTS[0] + " ...",), changes=three, puzzle=Seen(runs=tuple(range(22))),
                   confident=False)
     assert not _kenken_rather(kenken, kakuro)
-    assert _kenken_rather(kenken, Seen(status="unique", notes=kakuro.notes, changes=three, puzzle=Seen(runs=tuple(range(6))),
-                                       confident=False))
+    six = Seen(runs=tuple(range(6)))
+    assert _kenken_rather(kenken, Seen(status="unique", notes=kakuro.notes, changes=three, puzzle=six, confident=False))
     settled = Seen(status="unique", notes=(), changes=(), puzzle=kakuro.puzzle, confident=False)
     assert _kenken_rather(kenken, settled) is False
     # A KenKen with no solution gives way to a Kakuro in doubt, unless that changed more than half
