@@ -274,14 +274,14 @@ def _with_kenken_look(kakuro: KakuroReading, kenken: Reading, seconds: dict[str,
 def _kenken_rather(kenken: Reading, kakuro: KakuroReading) -> bool:
     """Whether the KenKen reading is taken rather than a Kakuro reading that is not confident (see
     the module docstring)."""
+    if kenken.confident or (not kakuro.confident and _operators_printed(kenken)):
+        return True
     settled = kakuro.status == "unique" and not any(note.startswith(DOUBTS) for note in kakuro.notes)
     bare = any(note.startswith(BARE_EDGE_NOTE) for note in kakuro.notes)  # no real Kakuro has one
     kakuro_changed = _share(kakuro.changes, kakuro.puzzle.runs)
     guessed_less = (kakuro.status != "unique" or bare
                     or _share(kenken.changes, kenken.puzzle.cages) <= kakuro_changed)
     made_up = kenken.puzzle.size >= SURE_SIZE and kakuro_changed > MADE_UP_SHARE
-    if kenken.confident or (not kakuro.confident and _operators_printed(kenken)):
-        return True
     return not settled and ((kenken.status == "unique" and guessed_less) or bare or made_up)
 
 
