@@ -415,6 +415,39 @@ def test_a_label_under_a_thin_grey_wall_between_two_rows_is_read_whole(tmp_path)
     assert decode(label_frames([label], label_model())[0])[0][0] == "6720*"
 
 
+def test_a_faint_band_is_a_line_only_nearer_the_cell_line_than_every_line_found():
+    # A cell edge holds one line: rows inked faintly across the cell (_faint_lines) a few rows under
+    # a top line already found are a wide bold label's tops, not a second line; at the cell line,
+    # with a row found further in, they are the line.
+    from vision.clues import CELL, MARGIN, PATCH, _thin_bands_at_lines
+
+    under, found = np.zeros(PATCH, bool), np.zeros(PATCH, bool)
+    under[MARGIN + 5:MARGIN + 8] = True
+    assert _thin_bands_at_lines(under, found)[MARGIN + 6]  # no line found: the band is the line
+    found[MARGIN] = True
+    assert not _thin_bands_at_lines(under, found).any()
+    at, further = np.zeros(PATCH, bool), np.zeros(PATCH, bool)
+    at[MARGIN + CELL - 1:MARGIN + CELL + 2] = True
+    further[MARGIN + CELL - 5] = True
+    assert _thin_bands_at_lines(at, further)[MARGIN + CELL]
+
+
+def test_the_tops_of_a_wide_bold_label_under_its_found_top_line_stay(photos_shaken_as_their_levels_say, tmp_path):
+    # Hand-held web photo k8383-0167: the top line of cell (4, 4) was found, and three rows under
+    # it the tops of the bold, blurred "2880×", inked across the cell at INK_WEAK, were taken out as a
+    # faint line: the label was read from its 8s without their tops, "2660×".
+    from ui.corpus import plan, write_item
+    from vision.clues import label_glyphs
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+    from vision.label_reader import decode, label_frames
+    from vision.label_training import label_model
+
+    path = write_item(plan(300, 8383)[167], tmp_path)
+    label = label_glyphs(find_grid(load_image(path.with_suffix(".jpg"))), (4, 4))
+    assert decode(label_frames([label], label_model())[0])[0][0] == "2880*"
+
+
 @pytest.mark.parametrize("cell, clue", [((1, 2), ("+", 21)), ((5, 6), ("+", 16))])
 def test_a_first_digit_printed_against_the_left_wall_stays_in_its_label(tmp_path, cell, clue):
     # Fresh clean web photo k8383-0191: the "2" of "21+" and the "1" of "16+" touch what is left of

@@ -176,14 +176,21 @@ def _faint_lines(weak: np.ndarray, found_rows: np.ndarray, found_cols: np.ndarra
 
 def _thin_bands_at_lines(inked: np.ndarray, found: np.ndarray) -> np.ndarray:
     """``inked`` (a bool per patch row or column) kept only in runs at most DASH_THICK of a cell
-    thick that lie within DASH_BAND of a cell line and hold no ``found`` row (column) nor touch one:
-    a bold, wide, blurred label's rows inked across its cell run on far below the line above it."""
+    thick that lie within DASH_BAND of a cell line, hold no ``found`` row (column) nor touch one,
+    and lie nearer the cell line than any found one: a bold, wide, blurred label's rows inked across
+    its cell run on far below the line above it, and a cell edge holds one line (hand-held
+    k8383-0167: the top line found, the tops of a bold web "2880×" three rows under it, inked across
+    the cell at INK_WEAK, were cut off as a second line and the label read "2660×"; see SOLID_NEAR
+    for the dotted-line test's own such rule)."""
     out = np.zeros_like(inked)
+    rows = np.flatnonzero(found)
     for start, stop in _true_runs(inked):
         middle = (start + stop - 1) / 2
-        near = min(abs(middle - MARGIN), abs(middle - MARGIN - CELL)) <= DASH_BAND * CELL
-        alone = not found[max(0, start - 1):stop + 1].any()
-        out[start:stop] = near and alone and stop - start <= DASH_THICK * CELL
+        line = MARGIN if abs(middle - MARGIN) <= abs(middle - MARGIN - CELL) else MARGIN + CELL
+        away = abs(middle - line)
+        nearest = np.abs(rows - line).min() if rows.size else np.inf
+        alone = not found[max(0, start - 1):stop + 1].any() and away < nearest
+        out[start:stop] = away <= DASH_BAND * CELL and alone and stop - start <= DASH_THICK * CELL
     return out
 
 
