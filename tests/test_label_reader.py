@@ -8,7 +8,8 @@ import pytest
 from solver.puzzle import Cage, Puzzle
 from ui.render import clue_glyph_boxes, render
 from vision.clues import CELL, MARGIN, combine_texts, label_glyphs, rectify
-from vision.label_reader import BLANK, STRIP_CLASSES, STRIP_H, WINDOW, decode, frame_features, label_strip, split_clue
+from vision.label_reader import (BLANK, STRIP_CLASSES, STRIP_H, WINDOW, decode, frame_features, label_strip, split_clue,
+                                 without_operators)
 from vision.label_training import frame_targets
 
 
@@ -46,6 +47,21 @@ def test_decoder_probabilities_rank_the_alternatives():
     texts = dict(decode(probs))
     assert max(texts, key=texts.get) == "3/" and texts["3/"] > texts["3+"] > 0.1
     assert 0.95 < sum(texts.values()) <= 1 + 1e-9
+
+
+def test_without_operators_a_stroke_read_as_an_operator_is_read_as_its_likeliest_digit():
+    # A bare "11" whose second "1" the frames read likelier as "×" (k8383-0264): read as a bare
+    # number, the "×" frame gives its share to the classes left, and "11" comes out.
+    probs = _frames("_1__*_")
+    probs[4] = 0.0
+    probs[4, STRIP_CLASSES.index("*")] = 0.7
+    probs[4, STRIP_CLASSES.index("1")] = 0.298
+    probs[4, STRIP_CLASSES.index(BLANK)] = 0.002
+    assert decode(probs)[0][0] == "1*"
+    texts = decode(without_operators(probs))
+    assert texts[0][0] == "11" and all(t[-1].isdigit() for t, _ in texts)
+    assert not without_operators(probs)[:, [STRIP_CLASSES.index(op) for op in "+-*/"]].any()
+    assert probs[4, STRIP_CLASSES.index("*")] == 0.7  # the frames given are left as they were
 
 
 def test_split_clue():

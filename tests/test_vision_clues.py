@@ -616,6 +616,23 @@ def test_tesseract_reads_the_whole_label_of_a_puzzle_printed_without_operators(m
     assert (crops[True] == crops[False]) is not shown
 
 
+def test_a_label_of_a_puzzle_printed_without_operators_is_read_as_a_bare_number(photos_shaken_as_their_levels_say,
+                                                                                 tmp_path):
+    # Hand-held k8383-0264, a newspaper 6×6 printed without operators: the reader's frames took the
+    # second "1" of the bold, blurred "11" (7 px) in r1c4 for "×", and "1×" became "1" (0.76 against
+    # "11" 0.09), so the board was wrong by that clue. In such a puzzle a label is read as a bare number.
+    from ui.corpus import plan, write_item
+    from vision.grid import find_grid
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 8383)[264], tmp_path)
+    truth = json.loads(path.read_text())["truth"]
+    anchors = [tuple(min(map(tuple, cage["cells"]))) for cage in truth["cages"]]
+    lone = [tuple(cage["cells"][0]) for cage in truth["cages"] if len(cage["cells"]) == 1]
+    readings = read_clues(find_grid(load_image(path.with_suffix(".jpg"))), anchors, engine=NullEngine(), lone=lone)
+    assert readings[(0, 3)].best[:2] == ("?", 11)
+
+
 def test_a_two_digit_label_of_a_puzzle_printed_without_operators_is_read_whole(photos_shaken_as_their_levels_say,
                                                                                 tmp_path):
     # Clean k8383-0279, a newspaper 9×9 printed without operators: its "17" (12 px tall) was read

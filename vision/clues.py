@@ -52,7 +52,7 @@ from .helper import two_core_map
 from .model import Cell, ClueReading, GridFind
 from .quantiles import quantile
 from .glyphs import OPERATORS, Glyph
-from .label_reader import decode, label_frames, operator_start, split_clue
+from .label_reader import decode, label_frames, operator_start, split_clue, without_operators
 from .label_training import label_model
 from .tesseract import DIGITS, OcrEngine, TesseractEngine
 
@@ -1199,8 +1199,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     Each label is read whole by :mod:`vision.label_reader`; with ``ocr='always'`` (not ``'never'``)
     the labels are also read by one batched tesseract run of ``engine`` (default
     :class:`TesseractEngine`), weighed by the label's height (see :func:`combine_texts`). When under
-    NO_OPS_SHARE of the labels show an operator the puzzle is taken as printed without operators and
-    every op is ``'?'``; otherwise a label without an operator reads ``'='``. ``lone`` are the cells
+    NO_OPS_SHARE of the labels show an operator the puzzle is taken as printed without operators,
+    every label is read as a bare number (:func:`vision.label_reader.without_operators`) and every
+    op is ``'?'``; otherwise a label without an operator reads ``'='``. ``lone`` are the cells
     of one-cell cages, when known: they print no operator, so that share is measured over the other
     labels (a 3×3 with two given digits shows an operator on three labels of five at most). Raises
     TesseractMissing/TesseractFailed from the engine.
@@ -1243,6 +1244,12 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
     with_op = sum(bool((found[c] and found[c][0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
                   for c in counted)
     no_ops = bool(found) and with_op < NO_OPS_SHARE * len(counted)
+    if no_ops:
+        # What a label's frames read as an operator is then a stroke misread, most often a digit:
+        # the label is decoded as a bare number (hand-held k8383-0264: the second "1" of a blurred
+        # "11" read as "×", so "1×", taken as "1", at 0.76). On the 102 photos printed without
+        # operators of seeds 8383, 9494 and 6161, boards exact 85 → 89, none confident and wrong.
+        found = {c: (decode(without_operators(frames[c])) or t) if t else t for c, t in found.items()}
     # Tesseract's share counts where it read a number; a label it was asked about and read nothing
     # usable in is the reader's alone (a lone clean "5" often comes back empty). A label too small to
     # ask keeps the smallest share as a discount: the reader is less sure of those than it says.

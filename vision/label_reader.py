@@ -219,6 +219,15 @@ def decode(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES, beam: in
     return [(p, s / total) for p, s in sorted(found, key=lambda kv: -kv[1])[:keep]]
 
 
+def without_operators(probs: np.ndarray, classes: tuple[str, ...] = STRIP_CLASSES) -> np.ndarray:
+    """Frame probabilities ``probs`` (T × len(classes)) with the operators' share set to zero, for
+    :func:`decode` (which renormalises each frame) to read a label as a bare number: what the
+    frames read as an operator is then the likeliest digit or blank there."""
+    out = probs.copy()
+    out[:, [classes.index(op) for op in OPERATORS]] = 0.0
+    return out
+
+
 def text_scores(probs: np.ndarray, texts: list[str], classes: tuple[str, ...] = STRIP_CLASSES,
                 insertion: float | None = None) -> np.ndarray:
     """Natural-log likelihood of each of ``texts`` given frame probabilities ``probs`` (T ×
