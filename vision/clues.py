@@ -1249,7 +1249,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
         # the label is decoded as a bare number (hand-held k8383-0264: the second "1" of a blurred
         # "11" read as "×", so "1×", taken as "1", at 0.76). On the 102 photos printed without
         # operators of seeds 8383, 9494 and 6161, boards exact 85 → 89, none confident and wrong.
-        found = {c: (decode(without_operators(frames[c])) or t) if t else t for c, t in found.items()}
+        read = [c for c, t in found.items() if t]
+        for c, bare in zip(read, two_core_map(decode, [(without_operators(frames[c]),) for c in read])):
+            found[c] = bare or found[c]
     # Tesseract's share counts where it read a number; a label it was asked about and read nothing
     # usable in is the reader's alone (a lone clean "5" often comes back empty). A label too small to
     # ask keeps the smallest share as a discount: the reader is less sure of those than it says.
