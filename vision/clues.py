@@ -1031,15 +1031,12 @@ def _second_look(grid: GridFind, cell: Cell, label: Label, place: tuple[float, f
     return assumed_label(dark, *place)
 
 
-def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[float, float, int, int],
-                   counted: list[Cell]) -> None:
-    """In a puzzle whose labels mostly show an operator, read each label that read without one again
-    with its strip reaching toward the puzzle's widest label end (:func:`vision.label_reader.label_strip`:
-    a faint operator the label finder did not cut out, realdev declan 9×9 "9÷"); when that reading
-    ends in an operator it is taken (the first one's texts kept at OTHER_SHARE). Updates ``frames``
-    and ``found``. The share of labels showing an operator is measured over the ``counted`` cells."""
-    if _printed_bare([found[c] for c in counted]):
-        return
+def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[float, float, int, int]) -> None:
+    """In a puzzle whose labels mostly show an operator (not :func:`_printed_bare`, which the caller
+    asks), read each label that read without one again with its strip reaching toward the puzzle's
+    widest label end (:func:`vision.label_reader.label_strip`: a faint operator the label finder did
+    not cut out, realdev declan 9×9 "9÷"); when that reading ends in an operator it is taken (the
+    first one's texts kept at OTHER_SHARE). Updates ``frames`` and ``found``."""
     bare = [c for c, t in found.items() if t and t[0][0][-1] not in OPERATORS]
     for cell, (f, again) in zip(bare, read_labels([labels[c] for c in bare], model, place[2], place[3])):
         if again and again[0][0][-1] in OPERATORS:
@@ -1226,7 +1223,9 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
                   model, place, labels, frames, found)
     lone = set(lone)
     counted = [c for c in found if c not in lone] or list(found)
-    _operator_look(labels, frames, found, model, place, counted)
+    bare = _printed_bare([found[c] for c in counted])  # as the reader alone sees it, before Tesseract
+    if not bare:  # the look only adds operators, so the puzzle still shows them after it
+        _operator_look(labels, frames, found, model, place)
     texts: dict[Cell, tuple[str, float]] = {}
     asked = [c for c, t in found.items() if t and label_height_px(labels[c], grid) >= OCR_MIN_PX]
     if asked and ocr != "never":
@@ -1234,7 +1233,6 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
         # misreads drags the whole word's confidence to nothing or joins the number ("13+" as "134").
         # In a puzzle the reader sees printed without operators it reads the whole label: a column
         # of a "7" read likeliest as "÷" would end the number before it ("17" read "1", 0.94).
-        bare = _printed_bare([found[c] for c in counted])
         numbers = [number_glyphs(labels[c], None if bare else operator_start(labels[c], frames[c], place[2]))
                    for c in asked]
         readings = engine.read_lines([_glyphs_crop(labels[c], *number) for c, number in zip(asked, numbers)],
