@@ -1037,17 +1037,22 @@ def _operator_look(labels: dict, frames: dict, found: dict, model, place: tuple[
     widest label end (:func:`vision.label_reader.label_strip`: a faint operator the label finder did
     not cut out, realdev declan 9×9 "9÷"); when that reading ends in an operator it is taken (the
     first one's texts kept at OTHER_SHARE). Updates ``frames`` and ``found``."""
-    bare = [c for c, t in found.items() if t and t[0][0][-1] not in OPERATORS]
+    bare = [c for c, t in found.items() if t and not _shows_operator(t)]
     for cell, (f, again) in zip(bare, read_labels([labels[c] for c in bare], model, place[2], place[3])):
-        if again and again[0][0][-1] in OPERATORS:
+        if _shows_operator(again):
             frames[cell], found[cell] = f, _merged(again, found[cell])
 
 
 def _printed_bare(texts: list[list[tuple[str, float]]]) -> bool:
     """Whether the labels' decoded texts (each best first) show the puzzle printed without operators:
     under NO_OPS_SHARE of them read best with one (the reader's own share, before Tesseract's)."""
-    shown = sum(1 for t in texts if t and t[0][0][-1] in OPERATORS)
+    shown = sum(1 for t in texts if _shows_operator(t))
     return bool(texts) and shown < NO_OPS_SHARE * len(texts)
+
+
+def _shows_operator(texts: list[tuple[str, float]]) -> bool:
+    """Whether a label's decoded texts (best first) read best with an operator."""
+    return bool(texts) and texts[0][0][-1] in OPERATORS
 
 
 def _merged(kept: list[tuple[str, float]], other: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -1239,7 +1244,7 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
                                      whitelist=OCR_CHARS)
         texts = {c: (r.text, r.confidence) for c, r, (glyphs, _) in zip(asked, readings, numbers)
                  if _usable(r.text, glyphs)}
-    with_op = sum(bool((found[c] and found[c][0][0][-1] in OPERATORS) or split_text(texts.get(c, ("", 0))[0])[1])
+    with_op = sum(bool(_shows_operator(found[c]) or split_text(texts.get(c, ("", 0))[0])[1])
                   for c in counted)
     no_ops = bool(found) and with_op < NO_OPS_SHARE * len(counted)
     if no_ops:
@@ -1248,8 +1253,8 @@ def read_clues(grid: GridFind, cells: Iterable[Cell], *, engine: OcrEngine | Non
         # "11" read as "×", so "1×", taken as "1", at 0.76). On the 102 photos printed without
         # operators of seeds 8383, 9494 and 6161, boards exact 85 → 89, none confident and wrong.
         read = [c for c, t in found.items() if t]
-        for c, bare in zip(read, two_core_map(decode, [(without_operators(frames[c]),) for c in read])):
-            found[c] = bare or found[c]
+        for c, as_number in zip(read, two_core_map(decode, [(without_operators(frames[c]),) for c in read])):
+            found[c] = as_number or found[c]
     # Tesseract's share counts where it read a number; a label it was asked about and read nothing
     # usable in is the reader's alone (a lone clean "5" often comes back empty). A label too small to
     # ask keeps the smallest share as a discount: the reader is less sure of those than it says.
