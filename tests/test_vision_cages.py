@@ -250,6 +250,19 @@ def test_a_blurred_bold_label_kept_by_most_of_a_wider_closing_is_no_shadows_edge
     assert _partition_read(load_image(path.with_suffix(".jpg")), json.loads(path.read_text()))
 
 
+def test_a_blurred_long_label_under_the_closings_square_is_no_shadows_edge(photos_shaken_as_their_levels_say,
+                                                                           tmp_path):
+    """Hand-held app k5151-0049 (read from its JPEG file): its "5376×" and "2352×" blur into bars
+    whose first glyphs, 14–15 px tall in the patch, keep 0.62–0.67 of their ink on the grey closing
+    and all of it over a wider one. The 14-px one was under CLOSING, so it was taken for a shadow's
+    edge; the other's closing patch showed a stub of a label, found again at a presence under the
+    even point; and "one clue per cage" joined three cages into one (``clues.BIG_GLYPH``)."""
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+    path = write_item(plan(300, 5151)[49], tmp_path)
+    assert _partition_read(load_image(path.with_suffix(".jpg")), json.loads(path.read_text()))
+
+
 def _held_out_partition_read(index: int, seed: int = 700) -> bool:
     """Whether the cage partition of held-out photo ``index`` (``kensnap corpus --count 300 --seed
     SEED``, drawn again here) is read exactly: grid, walls, settled by the clue labels found."""

@@ -774,8 +774,17 @@ def _first_glyph_kept(label: Label, closed: np.ndarray) -> float:
 
 
 BIG_KEPT = 0.45
-"""A first glyph at least CLOSING tall that keeps this share of its ink over the closing's paper
+"""A first glyph at least BIG_GLYPH tall that keeps this share of its ink over the closing's paper
 and WIDER_KEPT over a wider closing's is not faded (:func:`_kept_on_wider_closing`)."""
+BIG_GLYPH = 11
+"""See BIG_KEPT. It was CLOSING (15) until the seventy-third round, and a faded glyph the closing's
+patch still showed a label in was looked for again there: hand-held app k5151-0049 blurs its
+"5376×" and "2352×" (glyphs 14–15 px tall in the patch) into bars the closing takes for paper
+(kept 0.62–0.67 of their ink, over 1.0 on the wider closing), so one was lost and the other found
+again as a stub of one glyph (presence 0.64), and "one clue per cage" joined three cages into one.
+Partitions replayed on the found grids of seeds 8383, 9494, 6161 and 5151 (1,200 photos; the
+presences moved on 203) and the pen sets (200; on 47): that partition won, none lost, the same
+with 8 or 13 px; with :data:`vision.cages.PHOTO_EVEN_BELOW` (which see) none lost on older photos."""
 WIDER_KEPT = 0.7
 """See BIG_KEPT. It was FADED (0.8) in the sixty-fifth round: hard app k6161-0223 (both corpora) blurs
 its "24×" into a "2" 16 px tall in the patch that keeps 0.64 on the closing and 0.785 over the wider
@@ -785,7 +794,7 @@ board's partition won in each corpus and none lost (sixty-sixth round)."""
 
 
 def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, kept: float) -> bool:
-    """Whether ``label``'s first glyph is at least CLOSING tall, kept BIG_KEPT of its ink on the
+    """Whether ``label``'s first glyph is at least BIG_GLYPH tall, kept BIG_KEPT of its ink on the
     closing's patch (``kept``, :func:`_first_glyph_kept`) and keeps WIDER_KEPT over a closing whose
     square is twice the glyph's height. The closing takes the inside of a glyph that big and bold
     for paper (its ink holds a CLOSING square), so the glyph keeps only its rim there; a shadow's
@@ -796,7 +805,7 @@ def _kept_on_wider_closing(grid: GridFind, cell: Cell, label: Label, kept: float
     to the one beside it."""
     glyph = label.glyphs[0]
     x0, y0, _, y1 = glyph.box
-    if y1 - y0 < CLOSING or kept < BIG_KEPT:
+    if y1 - y0 < BIG_GLYPH or kept < BIG_KEPT:
         return False
     wider = _cell_patch(grid, cell, closing=True, square=2 * (y1 - y0) + 1)
     return kept_on_closing(wider, glyph.ink, (y0, x0)) >= WIDER_KEPT
@@ -826,8 +835,8 @@ def clue_presence(grid: GridFind) -> dict[Cell, float]:
     settling the walls by "one clue per cage" then put a wall through a cage there. Held-out
     hard photos with true corners, cage partitions wrong: seed 9090 12 → 6 of 99, seed 700 15 → 8.
     The labels themselves are read on the first patch, the one the label model learnt from. A first
-    glyph too big and bold for the closing is kept when a wider one keeps it and the closing's patch
-    shows no label (:func:`_kept_on_wider_closing`). A label found well below the puzzle's usual
+    glyph too big and bold for the closing is kept when a wider one keeps it
+    (:func:`_kept_on_wider_closing`), whatever the closing's patch shows. A label found well below the puzzle's usual
     label place, smaller, with a glyph as small below it, is taken for pencil candidates
     (:data:`PENCIL_PRESENCE`)."""
     cells = [(r, c) for r in range(grid.size) for c in range(grid.size)]
@@ -880,10 +889,8 @@ def cell_presence(grid: GridFind, cell: Cell) -> tuple[float, dict[tuple, object
     if label is not None:
         closed = closed_patch(grid, cell)
         kept = _first_glyph_kept(label, closed)
-        if kept < FADED:
-            again = _label(closed, closed_ink(grid, cell))
-            if again is not None or not _kept_on_wider_closing(grid, cell, label, kept):
-                label = again
+        if kept < FADED and not _kept_on_wider_closing(grid, cell, label, kept):
+            label = _label(closed, closed_ink(grid, cell))
     probability = 0.03 if label is None else float(0.5 + 0.47 * label.anchor_strength)
     return probability, {key: value for key, value in _PER_GRID.get(grid, {}).items() if key[1:2] == (cell,)}
 
