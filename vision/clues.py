@@ -783,8 +783,8 @@ patch still showed a label in was looked for again there: hand-held app k5151-00
 (kept 0.62–0.67 of their ink, over 1.0 on the wider closing), so one was lost and the other found
 again as a stub of one glyph (presence 0.64), and "one clue per cage" joined three cages into one.
 Partitions replayed on the found grids of seeds 8383, 9494, 6161 and 5151 (1,200 photos; the
-presences moved on 203) and the pen sets (200; on 47): that partition won, none lost, the same
-with 8 or 13 px; with :data:`vision.cages.PHOTO_EVEN_BELOW` (which see) none lost on older photos."""
+presences moved on 203) and the pen sets (200; on 47): that partition won, none lost (on the pen
+sets the same with 8 or 13 px); with :data:`vision.cages.PHOTO_EVEN_BELOW` (which see) none lost on older photos."""
 WIDER_KEPT = 0.7
 """See BIG_KEPT. It was FADED (0.8) in the sixty-fifth round: hard app k6161-0223 (both corpora) blurs
 its "24×" into a "2" 16 px tall in the patch that keeps 0.64 on the closing and 0.785 over the wider
