@@ -28,8 +28,6 @@ The algorithm, one function per step:
    (:func:`border_bows`, :func:`unbowed`); :func:`snap_lines` moves each inner line to the nearest
    darkness peak (after a curl the lines are uneven); :func:`straightened` resamples the square along the bend a curl gives
    the lines, so they run straight on their snapped places.
-6. :func:`_borders_on_lattice` checks the borders of that square against its inner lines once
-   more, at full size, and a border a line lies off is moved onto it and the square warped again.
 
 Failure: :func:`find_grid` raises :class:`~vision.errors.NoPuzzleFound` when no candidate shows a
 grid of 3..16 cells.
@@ -1392,9 +1390,7 @@ def _borders_on_lattice(grid: GridFind) -> np.ndarray | None:
     border is where the lattice puts it. The probes check their borders the same way, but on a
     coarse copy whose darkness took a thin outer line beside a coloured page for part of the page:
     hand-held k5151-0032, a web 7×7 on a white card on a blue page, was outlined a third of a cell
-    into the blue, and its top row's labels were read from the wrong place. The corners are
-    mapped back by the homography alone, a curled page's bend (``grid.bend``) left aside: the two
-    curled pages it moved (k8383-0014, k4141-0098) came within 0.07 of a cell of the truth."""
+    into the blue, and its top row's labels were read from the wrong place."""
     n = grid.size
     side = n * CELL_PX
     dark = darkness(to_grey(grid.rectified), CELL_PX // 3)
