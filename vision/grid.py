@@ -1378,29 +1378,7 @@ def _found(search: _Search, probes: list[Probe], flat: list[Probe]) -> GridFind:
         corners, best, flattened = zoomed
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
     found = grid_from_corners(search.image, corners, best.size, confidence, notes)
-    if (moved := _borders_on_lattice(found)) is not None:
-        found = grid_from_corners(search.image, moved, best.size, confidence, notes)
     return replace(found, flattened=True) if flattened else found
-
-
-def _borders_on_lattice(grid: GridFind) -> np.ndarray | None:
-    """New corners for ``grid`` when a border of its rectified square lies more than BORDER_SLACK of
-    a cell from where the inner lines' even lattice puts it and a line is there
-    (:func:`evenly_spaced_borders`, on the rectified grid's own line profiles); None when every
-    border is where the lattice puts it. The probes check their borders the same way, but on a
-    coarse copy whose darkness took a thin outer line beside a coloured page for part of the page:
-    hand-held k5151-0032, a web 7×7 on a white card on a blue page, was outlined a third of a cell
-    into the blue, and its top row's labels were read from the wrong place."""
-    n = grid.size
-    side = n * CELL_PX
-    dark = darkness(to_grey(grid.rectified), CELL_PX // 3)
-    col, row = (ridges(p) for p in line_profiles(dark, 0, side))
-    x0, x1 = evenly_spaced_borders(col, 0.0, side - 1.0, n)
-    y0, y1 = evenly_spaced_borders(row, 0.0, side - 1.0, n)
-    if (x0, x1, y0, y1) == (0.0, side - 1.0, 0.0, side - 1.0):
-        return None
-    square = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)  # the square is [0, side-1]²
-    return cv2.perspectiveTransform(square, np.linalg.inv(grid.homography))[0]
 
 
 def _in_image(search: _Search, corners: np.ndarray) -> np.ndarray:
