@@ -175,9 +175,9 @@ def test_a_dark_theme_is_told_from_a_light_page_with_dark_blocks():
     assert dark_photo(page) and not dark_theme(page)
 
 
-@pytest.mark.parametrize("index", [1, 29])
+@pytest.mark.parametrize("index", [28, 29])
 def test_a_dark_kakuro_taken_for_something_else_first_is_read_as_a_kakuro(index, tmp_path):
-    """Seed 6060's clean dark screens 1 and 29, as `kensnap corpus --kakuro --dark` writes them: the
+    """Seed 6060's clean dark screens 28 and 29, as `kensnap corpus --kakuro --dark` writes them: the
     first shows lines clear enough to pass for a light page's grid (its negative is not looked at
     before the Kakuro look), the second's negative passes for a dark-mode KenKen; both are read in
     negative as the Kakuro they are, and surely."""
@@ -201,7 +201,7 @@ def test_a_dark_kakuro_taken_for_something_else_first_is_read_as_a_kakuro(index,
         grid = find_grid(image)
     except NoPuzzleFound:
         grid = None
-    if index == 1:
+    if index == 28:
         assert clear_lines(grid)
     else:
         look = look_in_negative(image, grid)

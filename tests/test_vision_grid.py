@@ -369,6 +369,30 @@ def test_a_faint_grid_inside_a_white_card_is_found_inside_it(seed, index, n, tmp
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), truth, within=0.1)
 
 
+def test_a_border_off_the_inner_lines_lattice_is_moved_onto_its_line(photos_shaken_as_their_levels_say, tmp_path):
+    # Hand-held k5151-0032, a web 7×7 on a white card on a blue page: two probes found the 7×7,
+    # equally clear and tidy, and the larger outline, a third of a cell into the blue, scored
+    # higher by its area; the top row's labels were read from the wrong place ("16+" as 888888).
+    # The found grid's borders are now checked against its inner lines on the rectified grid
+    # itself (vision.grid._borders_on_lattice).
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 5151)[32], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
+
+
+def test_a_heavy_border_stays_where_fainter_inner_lines_would_move_it(photos_shaken_as_their_levels_say, tmp_path):
+    # Clean pen photo k7474-0029, a web 4×4 with dotted inner lines and a heavy border: the dotted
+    # lines, shifted by a pen's shadow, put the left border a sixth of a cell into the cells. A
+    # border as dark as the darkest inner line is a line and stays (vision.grid._dark_borders).
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(60, 7474, pen=True)[29], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.05)
+
+
 def test_a_grid_whose_outline_corner_runs_along_a_shadow_is_found(tmp_path):
     # Hard web k8383-0224: a 6×6 with a hard shadow's point over its lower left. Every outline found,
     # in the photo and in the flattened copy, had its lower-left corner pulled along the shadow's

@@ -28,6 +28,9 @@ The algorithm, one function per step:
    (:func:`border_bows`, :func:`unbowed`); :func:`snap_lines` moves each inner line to the nearest
    darkness peak (after a curl the lines are uneven); :func:`straightened` resamples the square along the bend a curl gives
    the lines, so they run straight on their snapped places.
+6. :func:`_borders_on_lattice` checks the borders of that square against its inner lines once
+   more, at full size, and a border a line lies off is moved onto it and the square warped again,
+   unless the border is itself a line as dark as the darkest inner one (:func:`_dark_borders`).
 
 Failure: :func:`find_grid` raises :class:`~vision.errors.NoPuzzleFound` when no candidate shows a
 grid of 3..16 cells.
@@ -1378,7 +1381,58 @@ def _found(search: _Search, probes: list[Probe], flat: list[Probe]) -> GridFind:
         corners, best, flattened = zoomed
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
     found = grid_from_corners(search.image, corners, best.size, confidence, notes)
+    if (moved := _borders_on_lattice(search.image, found)) is not None:
+        found = grid_from_corners(search.image, moved, best.size, confidence, notes)
     return replace(found, flattened=True) if flattened else found
+
+
+def _borders_on_lattice(image: np.ndarray, grid: GridFind) -> np.ndarray | None:
+    """New corners for ``grid`` (found in ``image``) when a border of its rectified square lies more
+    than BORDER_SLACK of a cell from where the inner lines' even lattice puts it and a line is there
+    (:func:`evenly_spaced_borders`, on the rectified grid's own line profiles), unless the border
+    is itself a line as dark as the darkest inner one (:func:`_dark_borders`); None when no border
+    moves. The probes check their borders the same way, but on a coarse copy whose darkness took a
+    thin outer line beside a coloured page for part of the page: hand-held k5151-0032, a web 7×7 on
+    a white card on a blue page, was outlined a third of a cell into the blue, and its top row's
+    labels were read from the wrong place. The corners are mapped back by the homography alone, a
+    curled page's bend (``grid.bend``) left aside."""
+    n = grid.size
+    side = n * CELL_PX
+    ends = (0.0, side - 1.0)
+    dark = darkness(to_grey(grid.rectified), CELL_PX // 3)
+    placed = [evenly_spaced_borders(ridges(p), *ends, n) for p in line_profiles(dark, 0, side)]
+    if all(borders == ends for borders in placed):
+        return None
+    kept = _dark_borders(image, grid)
+    (x0, x1), (y0, y1) = ([end if keep else border for border, end, keep in zip(borders, ends, keeps)]
+                          for borders, keeps in zip(placed, kept))
+    if (x0, x1, y0, y1) == (*ends, *ends):
+        return None
+    square = np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64)  # the square is [0, side-1]²
+    return cv2.perspectiveTransform(square, np.linalg.inv(grid.homography))[0]
+
+
+LATTICE_MARGIN = 0.5
+"""How much of the photo around the grid (in cells) :func:`_dark_borders` rectifies with it."""
+
+
+def _dark_borders(image: np.ndarray, grid: GridFind) -> list[tuple[bool, bool]]:
+    """Whether each border of ``grid`` ((left, right), (top, bottom)) is a line as dark as the darkest
+    of its inner lines and walls, measured on the square rectified with LATTICE_MARGIN of the photo
+    around it (on the square alone a border is half a ridge). Such a border is a line and stays
+    where it is, whatever the lattice of fainter inner lines says: pen photo k7474-0029, a web 4×4
+    whose dotted inner lines a pen's shadow had shifted, had its heavy left border moved a sixth of
+    a cell into its cells."""
+    n = grid.size
+    side = n * CELL_PX
+    margin = int(LATTICE_MARGIN * CELL_PX)
+    wide = warped(warp_source(image, grid.corners, side), side, margin)
+    dark = darkness(to_grey(wide), CELL_PX // 3)
+    out = []
+    for profile in (ridges(p) for p in line_profiles(dark, margin, margin + side)):
+        inner = float(profile[margin + CELL_PX // 4:margin + side - CELL_PX // 4].max())
+        out.append(tuple(float(profile[e - 2:e + 3].max()) >= inner for e in (margin, margin + side - 1)))
+    return out
 
 
 def _in_image(search: _Search, corners: np.ndarray) -> np.ndarray:
