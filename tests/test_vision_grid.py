@@ -382,6 +382,38 @@ def test_a_border_off_the_inner_lines_lattice_is_moved_onto_its_line(photos_shak
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
 
 
+def test_a_corner_off_a_border_followed_as_a_straight_line_is_moved_onto_it():
+    # A square's darkness with its borders drawn, the bottom one tilted: through the bottom-right
+    # corner, 20 px below the bottom-left one. Only that corner moves, onto the line.
+    from vision.grid import CELL_PX, followed_lines, hinged_corners
+
+    side, margin = 5 * CELL_PX, 42
+    dark = np.zeros((side + 2 * margin, side + 2 * margin), np.float32)
+    lo, hi = margin, margin + side - 1
+    for i in range(side):
+        dark[lo, lo + i] = dark[lo + i, lo] = dark[lo + i, hi] = 0.5
+        dark[hi + int(round(20 * (1 - i / (side - 1)))), lo + i] = 0.5
+    lines = followed_lines(dark, margin, side)
+    assert [round(v) for v in lines[1]] == [-20, 0]
+    assert all(abs(v) < 1 for line in (lines[0], lines[2], lines[3]) for v in line)
+    moved = hinged_corners(lines, side, np.eye(3))
+    square = [[0, 0], [side - 1, 0], [side - 1, side - 1], [0, side - 1]]
+    assert np.abs(moved - np.array(square) - [[0, 0], [0, 0], [0, 0], [0, 20]]).max() < 1
+    assert hinged_corners([lines[0], None, lines[2], lines[3]], side, np.eye(3)) is None
+
+
+def test_a_faint_corner_found_along_its_side_is_moved_onto_the_border(photos_shaken_as_their_levels_say, tmp_path):
+    # Hand-held k5151-0014, a web 6×6 on a curled page with faint lines: its bottom-left corner was
+    # found 0.4 of a cell up the left border, and the bottom row's labels were cut in half ("15×"
+    # read as "1−"). The bottom border, followed as a straight line, runs through the bottom-right
+    # corner and well below that one (vision.grid.hinged_corners).
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 5151)[14], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
+
+
 def test_a_heavy_border_stays_where_fainter_inner_lines_would_move_it(photos_shaken_as_their_levels_say, tmp_path):
     # Clean pen photo k7474-0029, a web 4×4 with dotted inner lines and a heavy border: the dotted
     # lines, shifted by a pen's shadow, put the left border a sixth of a cell into the cells. A

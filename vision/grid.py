@@ -23,8 +23,10 @@ The algorithm, one function per step:
 4. :func:`choose` keeps the best-scoring grid; when two similar grids stand side by side (a puzzle
    and its solved copy) it keeps the one with less ink in the cell centres and says so in a note.
 5. :func:`warped` warps the original image (from a copy near the target scale, so thin lines do
-   not alias away) to a square of N·``CELL_PX`` with the border's centre line on its edges; where a
-   curled page bows the borders between the corners, the square is cut along them instead
+   not alias away) to a square of N·``CELL_PX`` with the border's centre line on its edges (a
+   corner that a border followed as a straight line misses is first moved onto it,
+   :func:`hinged_corners`); where a curled page bows the borders between the corners, the square
+   is cut along them instead
    (:func:`border_bows`, :func:`unbowed`); :func:`snap_lines` moves each inner line to the nearest
    darkness peak (after a curl the lines are uneven); :func:`straightened` resamples the square along the bend a curl gives
    the lines, so they run straight on their snapped places.
@@ -1229,6 +1231,99 @@ def border_bows(dark: np.ndarray, margin: int, side: int, inside: tuple[bool, bo
     return bows
 
 
+HINGE_THROUGH, HINGE_MISS = 0.05, 0.15
+"""A border followed as a straight line that passes within HINGE_THROUGH of a cell of one of its
+corners and more than HINGE_MISS from the other moves that other corner onto the line
+(:func:`hinged_corners`)."""
+HINGE_COVER = 0.7
+"""A border counts as followed by a straight line when the line passes through a ridge (within the
+last of HINGE_NEAR) in at least this share of its slices."""
+HINGE_NEAR = (12.0, 6.0, 3.0, 2.0)
+"""The line along a border is fitted again and again to the ridge of each slice nearest to it within
+these distances (rectified pixels), the first time to the median of each slice's strongest ridge."""
+
+
+def followed_lines(dark: np.ndarray, margin: int, side: int) -> list[tuple[float, float] | None]:
+    """For each border of the square (top, bottom, left, right) in ``dark`` (the darkness of the
+    square rectified with ``margin`` pixels of the photo around it, as for :func:`border_bows`), the
+    straight line its ridges follow within BOW_REACH of a cell, as the line's offsets into the
+    square (pixels) at the border's two ends (the left or top end first); None for a border not
+    followed so (faint, cut by the photo's edge, or not straight). Unlike a bow, the line is not
+    pinned at the corners."""
+    reach = int(BOW_REACH * CELL_PX)
+    count = side // BOW_SLICE
+    along = (np.arange(count) * BOW_SLICE + BOW_SLICE / 2) / max(1, side - 1)
+    across = np.arange(-reach + 1, reach, dtype=np.float64)  # the offsets a ridge can be found at
+    lines = []
+    for view in (dark, dark[::-1], dark.T, dark.T[::-1]):
+        band = view[margin - reach:margin + reach + 1, margin:margin + count * BOW_SLICE]
+        profiles = ridges(band.reshape(len(band), count, BOW_SLICE).mean(axis=2).T)
+        lines.append(_straight_line(profiles, along, across))
+    return lines
+
+
+def _straight_line(profiles: np.ndarray, along: np.ndarray, across: np.ndarray) -> tuple[float, float] | None:
+    """The straight line through the ridges of ``profiles`` (one row per slice along a border, at
+    positions ``along`` 0..1; columns at offsets -reach..reach, of which ``across`` are the inner
+    ones) as its offsets at 0 and 1, or None (see :func:`followed_lines`)."""
+    tops = profiles.max(axis=1)
+    typical = float(np.median(tops))
+    if typical <= 0:
+        return None
+    inner = profiles[:, 1:-1]
+    peak = (inner >= BOW_FLOOR * typical) & (inner >= profiles[:, :-2]) & (inner >= profiles[:, 2:])
+    has = peak.any(axis=1)
+    if has.sum() < 5:
+        return None
+    strongest = np.where(peak, inner, -1.0).argmax(axis=1)
+    slope, start = 0.0, float(np.median(across[strongest[has]]))
+    rows = np.arange(len(along))
+    for near in HINGE_NEAR:
+        distance = np.where(peak, np.abs(across[None, :] - (start + slope * along)[:, None]), np.inf)
+        nearest = distance.argmin(axis=1)
+        on = distance[rows, nearest] <= near
+        if on.sum() < 5:
+            return None
+        x, y = along[on], across[nearest[on]]  # least squares: the line through them
+        slope = float(((x - x.mean()) * (y - y.mean())).sum() / ((x - x.mean()) ** 2).sum())
+        start = float(y.mean() - slope * x.mean())
+    if on.sum() < HINGE_COVER * len(along):
+        return None
+    return start, start + slope
+
+
+def hinged_corners(lines: list[tuple[float, float] | None], side: int, homography: np.ndarray) -> np.ndarray | None:
+    """New corners (photo pixels, TL TR BR BL) for the square [0, side-1]² that ``homography`` maps the
+    photo to, when a border's followed line (``lines``, :func:`followed_lines`) passes through one of
+    its corners and misses the other (HINGE_THROUGH, HINGE_MISS): the corners where that line meets
+    the sides beside it; None when no border is hinged so. One corner found off along a side is
+    what this mends (hand-held web k5151-0014, a 6×6 on a curled page: its faint bottom-left corner
+    was found 0.4 of a cell up the left border, and the bottom row's labels were cut in half); a
+    border off at both ends is left alone (an outline beside the grid is such a line too)."""
+    through, miss = HINGE_THROUGH * CELL_PX, HINGE_MISS * CELL_PX
+    ends = [line if line is not None and min(map(abs, line)) <= through < miss < max(map(abs, line))
+            else (0.0, 0.0) for line in lines]
+    if all(end == (0.0, 0.0) for end in ends):
+        return None
+    s = side - 1.0
+    (t0, t1), (b0, b1), (l0, l1), (r0, r1) = ends
+    top, bottom = ((0.0, t0), (s, t1)), ((0.0, s - b0), (s, s - b1))
+    left, right = ((l0, 0.0), (l1, s)), ((s - r0, 0.0), (s - r1, s))
+    square = np.array([[_crossing(top, left), _crossing(top, right), _crossing(bottom, right),
+                        _crossing(bottom, left)]], np.float64)
+    return cv2.perspectiveTransform(square, np.linalg.inv(homography))[0]
+
+
+def _crossing(one: tuple[tuple[float, float], tuple[float, float]],
+              other: tuple[tuple[float, float], tuple[float, float]]) -> tuple[float, float]:
+    """Where the lines through the two point pairs cross (they are near perpendicular here)."""
+    (x1, y1), (x2, y2) = one
+    (x3, y3), (x4, y4) = other
+    d = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / d
+    return x1 + t * (x2 - x1), y1 + t * (y2 - y1)
+
+
 def bands_inside(shape: tuple[int, ...], homography: np.ndarray, side: int, reach: float) -> tuple[bool, bool, bool, bool]:
     """For each border of the square [0, side-1]² (top, bottom, left, right), whether the band
     ``reach`` pixels either side of it maps into a photo of ``shape`` through the inverse of
@@ -1380,7 +1475,7 @@ def _found(search: _Search, probes: list[Probe], flat: list[Probe]) -> GridFind:
     if (zoomed := _zoomed_in(search, best, corners)) is not None:
         corners, best, flattened = zoomed
     confidence = float(np.clip(best.contrast / (2 * MIN_CONTRAST), 0.0, 1.0))
-    found = grid_from_corners(search.image, corners, best.size, confidence, notes)
+    found = grid_from_corners(search.image, corners, best.size, confidence, notes, hinges=True)
     if (moved := _borders_on_lattice(search.image, found)) is not None:
         found = grid_from_corners(search.image, moved, best.size, confidence, notes)
     return replace(found, flattened=True) if flattened else found
@@ -1594,19 +1689,23 @@ def _probes_of(levels: list[np.ndarray], quads: list[np.ndarray]) -> list[Probe 
 
 
 def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence: float = 1.0,
-                      notes: tuple[str, ...] = ()) -> GridFind:
+                      notes: tuple[str, ...] = (), hinges: bool = False) -> GridFind:
     """The :class:`GridFind` of an N×N grid whose outer corners (TL, TR, BR, BL, on the border's
     centre line) are known: rectified at CELL_PX per cell (cut along the borders where a curled page
     bows them, :func:`border_bows`), lines snapped, bent inner lines straightened. ``find_grid``
-    ends here; training and tests with known corners start here."""
+    ends here, and with ``hinges`` a corner that a border followed as a straight line misses is
+    moved onto it first (:func:`hinged_corners`); training and tests with known corners start here."""
     corners = np.asarray(corners, np.float64)
     side = n * CELL_PX
     source = warp_source(image, corners, side)
     homography = square_homography(corners, side, 0.0)
     margin = int(BOW_MARGIN * CELL_PX)
     wide = warped(source, side, margin)
+    wide_dark = darkness(to_grey(wide), CELL_PX // 3)
+    if hinges and (moved := hinged_corners(followed_lines(wide_dark, margin, side), side, homography)) is not None:
+        return grid_from_corners(image, moved, n, confidence, notes)
     inside = bands_inside(image.shape, homography, side, BOW_INSIDE * CELL_PX)
-    bows = border_bows(darkness(to_grey(wide), CELL_PX // 3), margin, side, inside)
+    bows = border_bows(wide_dark, margin, side, inside)
     if bows is None:  # warped on its own: the middle of ``wide`` differs from it in the last bits
         rectified, bow = warped(source, side), None
     else:
