@@ -415,8 +415,8 @@ def test_a_faint_corner_found_along_its_side_is_moved_onto_the_border(photos_sha
 
 
 def test_a_heavy_border_stays_where_fainter_inner_lines_would_move_it(photos_shaken_as_their_levels_say, tmp_path):
-    # Clean pen photo k7474-0029, a web 4×4 with dotted inner lines and a heavy border: the dotted
-    # lines, shifted by a pen's shadow, put the left border a sixth of a cell into the cells. A
+    # Clean pen photo k7474-0029, a web 4×4 with dotted inner lines and a heavy border under a pen:
+    # the faint dotted lines' lattice put the left border a sixth of a cell into the cells. A
     # border as dark as the darkest inner line is a line and stays (vision.grid._dark_borders).
     from ui.corpus import plan, write_item
     from vision.image_io import load_image

@@ -1516,8 +1516,8 @@ def _dark_borders(image: np.ndarray, grid: GridFind) -> list[tuple[bool, bool]]:
     of its inner lines and walls, measured on the square rectified with LATTICE_MARGIN of the photo
     around it (on the square alone a border is half a ridge). Such a border is a line and stays
     where it is, whatever the lattice of fainter inner lines says: pen photo k7474-0029, a web 4×4
-    whose dotted inner lines a pen's shadow had shifted, had its heavy left border moved a sixth of
-    a cell into its cells."""
+    under a pen, whose faint dotted inner lines fitted a lattice 5 % narrow, had its
+    heavy left border moved a sixth of a cell into its cells."""
     n = grid.size
     side = n * CELL_PX
     margin = int(LATTICE_MARGIN * CELL_PX)
