@@ -414,6 +414,18 @@ def test_a_faint_corner_found_along_its_side_is_moved_onto_the_border(photos_sha
     assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.1)
 
 
+def test_an_apps_border_as_dark_as_its_walls_is_moved_onto_its_lattice(photos_shaken_as_their_levels_say, tmp_path):
+    # Hard app k9494-0133, an 8×8: its corners were found a sixth to a third of a cell off. Its
+    # border is about as dark as its cage walls (1.0-1.2 times the darkest inner line), not a
+    # heavy line around thin ones, so the lattice of its inner lines moves its left side onto its
+    # line (vision.grid.DARK_BORDER); the right side stays a sixth of a cell off.
+    from ui.corpus import plan, write_item
+    from vision.image_io import load_image
+
+    path = write_item(plan(300, 9494)[133], tmp_path)
+    assert_found_as_true(find_grid(load_image(path.with_suffix(".jpg"))), json.loads(path.read_text()), within=0.2)
+
+
 def test_a_heavy_border_stays_where_fainter_inner_lines_would_move_it(photos_shaken_as_their_levels_say, tmp_path):
     # Clean pen photo k7474-0029, a web 4×4 with dotted inner lines and a heavy border under a pen:
     # the faint dotted lines' lattice put the left border a sixth of a cell into the cells. A

@@ -1509,15 +1509,20 @@ def _borders_on_lattice(image: np.ndarray, grid: GridFind) -> np.ndarray | None:
 
 LATTICE_MARGIN = 0.5
 """How much of the photo around the grid (in cells) :func:`_dark_borders` rectifies with it."""
+DARK_BORDER = 1.5
+"""A border at least this many times as dark as the darkest inner line or wall is a line of its own
+(:func:`_dark_borders`): a heavy border around thin lines is two to three times as dark, while an
+app's border is about as dark as its cage walls and may be off its lattice like any other."""
 
 
 def _dark_borders(image: np.ndarray, grid: GridFind) -> list[tuple[bool, bool]]:
-    """Whether each border of ``grid`` ((left, right), (top, bottom)) is a line as dark as the darkest
-    of its inner lines and walls, measured on the square rectified with LATTICE_MARGIN of the photo
-    around it (on the square alone a border is half a ridge). Such a border is a line and stays
-    where it is, whatever the lattice of fainter inner lines says: pen photo k7474-0029, a web 4×4
-    under a pen, whose faint dotted inner lines fitted a lattice 5 % narrow, had its
-    heavy left border moved a sixth of a cell into its cells."""
+    """Whether each border of ``grid`` ((left, right), (top, bottom)) is a line DARK_BORDER times as
+    dark as the darkest of its inner lines and walls, measured on the square rectified with
+    LATTICE_MARGIN of the photo around it (on the square alone a border is half a ridge). Such a
+    border is a line and stays where it is, whatever the lattice of fainter inner lines says: pen
+    photo k7474-0029, a web 4×4 under a pen, whose faint dotted inner lines fitted a lattice 5 %
+    narrow, had its heavy left border moved a sixth of a cell into its cells. A border about as
+    dark as the walls may move (hard app k9494-0133's, found a third of a cell off)."""
     n = grid.size
     side = n * CELL_PX
     margin = int(LATTICE_MARGIN * CELL_PX)
@@ -1526,7 +1531,7 @@ def _dark_borders(image: np.ndarray, grid: GridFind) -> list[tuple[bool, bool]]:
     out = []
     for profile in (ridges(p) for p in line_profiles(dark, margin, margin + side)):
         inner = float(profile[margin + CELL_PX // 4:margin + side - CELL_PX // 4].max())
-        out.append(tuple(float(profile[e - 2:e + 3].max()) >= inner for e in (margin, margin + side - 1)))
+        out.append(tuple(float(profile[e - 2:e + 3].max()) >= DARK_BORDER * inner for e in (margin, margin + side - 1)))
     return out
 
 
