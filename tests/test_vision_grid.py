@@ -385,7 +385,7 @@ def test_a_border_off_the_inner_lines_lattice_is_moved_onto_its_line(photos_shak
 def test_a_corner_off_a_border_followed_as_a_straight_line_is_moved_onto_it():
     # A square's darkness with its borders drawn, the bottom one tilted: through the bottom-right
     # corner, 20 px below the bottom-left one. Only that corner moves, onto the line.
-    from vision.grid import CELL_PX, followed_lines, hinged_corners
+    from vision.grid import CELL_PX, border_profiles, followed_lines, hinged_corners
 
     side, margin = 5 * CELL_PX, 42
     dark = np.zeros((side + 2 * margin, side + 2 * margin), np.float32)
@@ -393,7 +393,7 @@ def test_a_corner_off_a_border_followed_as_a_straight_line_is_moved_onto_it():
     for i in range(side):
         dark[lo, lo + i] = dark[lo + i, lo] = dark[lo + i, hi] = 0.5
         dark[hi + int(round(20 * (1 - i / (side - 1)))), lo + i] = 0.5
-    lines = followed_lines(dark, margin, side)
+    lines = followed_lines(border_profiles(dark, margin, side), side)
     assert [round(v) for v in lines[1]] == [-20, 0]
     assert all(abs(v) < 1 for line in (lines[0], lines[2], lines[3]) for v in line)
     moved = hinged_corners(lines, side, np.eye(3))
@@ -429,7 +429,8 @@ def test_an_apps_border_as_dark_as_its_walls_is_moved_onto_its_lattice(photos_sh
 def test_a_heavy_border_stays_where_fainter_inner_lines_would_move_it(photos_shaken_as_their_levels_say, tmp_path):
     # Clean pen photo k7474-0029, a web 4×4 with dotted inner lines and a heavy border under a pen:
     # the faint dotted lines' lattice put the left border a sixth of a cell into the cells. A
-    # border as dark as the darkest inner line is a line and stays (vision.grid._dark_borders).
+    # border DARK_BORDER times as dark as the darkest inner line is a line and stays
+    # (vision.grid._dark_borders).
     from ui.corpus import plan, write_item
     from vision.image_io import load_image
 

@@ -32,7 +32,8 @@ The algorithm, one function per step:
    the lines, so they run straight on their snapped places.
 6. :func:`_borders_on_lattice` checks the borders of that square against its inner lines once
    more, at full size, and a border a line lies off is moved onto it and the square warped again,
-   unless the border is itself a line as dark as the darkest inner one (:func:`_dark_borders`).
+   unless the border is itself a line DARK_BORDER times as dark as the darkest inner one
+   (:func:`_dark_borders`).
 
 Failure: :func:`find_grid` raises :class:`~vision.errors.NoPuzzleFound` when no candidate shows a
 grid of 3..16 cells.
@@ -1178,13 +1179,29 @@ everywhere. A lone bowed border is something else followed (the edge of an app's
 left border, 11 px, hand-held k7474-0139, whose "2÷" then read "1−")."""
 
 
-def border_bows(dark: np.ndarray, margin: int, side: int, inside: tuple[bool, bool, bool, bool]) -> list[np.ndarray] | None:
+def border_profiles(dark: np.ndarray, margin: int, side: int) -> list[np.ndarray]:
+    """The ridges (:func:`ridges`) across each border (top, bottom, left, right) of the square in
+    ``dark``, the darkness of the square rectified with ``margin`` pixels of the photo around it
+    (:func:`warped`): per border one row per BOW_SLICE pixels along it (its mean darkness across),
+    one column per offset within BOW_REACH of a cell of the straight side, from outside the square
+    to inside (the middle column on the side). :func:`border_bows` and :func:`followed_lines`
+    follow the borders on them."""
+    reach = int(BOW_REACH * CELL_PX)
+    count = side // BOW_SLICE
+    profiles = []
+    for view in (dark, dark[::-1], dark.T, dark.T[::-1]):
+        band = view[margin - reach:margin + reach + 1, margin:margin + count * BOW_SLICE]
+        profiles.append(ridges(band.reshape(len(band), count, BOW_SLICE).mean(axis=2).T))
+    return profiles
+
+
+def border_bows(profiles: list[np.ndarray], side: int, inside: tuple[bool, bool, bool, bool]) -> list[np.ndarray] | None:
     """How far each border of the rectified square bows away from its straight side, pixel by pixel
     along it (top and bottom: rows below the straight side, per column; left and right: columns right
-    of it, per row), or None when no border bows BOW_MIN_PX or more. ``dark`` is the darkness of the
-    square rectified with ``margin`` pixels of the photo around it (:func:`warped`); ``inside`` says
-    for each border (top, bottom, left, right) whether the band it is followed in lies within the
-    photo (a screenshot's border at the image's edge is not followed).
+    of it, per row), or None when no border bows BOW_MIN_PX or more. ``profiles`` are the ridges
+    across the borders (:func:`border_profiles`); ``inside`` says for each border (top, bottom,
+    left, right) whether the band it is followed in lies within the photo (a screenshot's border at
+    the image's edge is not followed).
 
     A page curled like a cylinder bows its top and bottom borders (and every row between them) by up
     to half a cell, while the corners stay where they are (12-MP hard newspaper k1313-0006, an 8×8:
@@ -1201,19 +1218,17 @@ def border_bows(dark: np.ndarray, margin: int, side: int, inside: tuple[bool, bo
     along = np.arange(side) / max(1, side - 1)
     whole = (along * (1 - along))[:, None] * np.stack([np.ones_like(along), along, along * along], axis=1)
     bows = []
-    for view, sign, within in zip((dark, dark[::-1], dark.T, dark.T[::-1]), (1.0, -1.0, 1.0, -1.0), inside):
+    for border, sign, within in zip(profiles, (1.0, -1.0, 1.0, -1.0), inside):
         if not within:
             bows.append(np.zeros(side))
             continue
-        band = view[margin - reach:margin + reach + 1, margin:margin + side]
-        profiles = ridges(np.stack([band[:, c - half:c + half].mean(axis=1) for c in centres]))
-        typical = float(np.median(profiles.max(axis=1)))
+        typical = float(np.median(border.max(axis=1)))
         ways = []
         for order in (range(len(centres)), range(len(centres) - 1, -1, -1)):
             pos, found = float(reach), np.full(len(centres), np.nan)
             for i in order:
-                p = locate_border(profiles[i], pos, BOW_TRACK)
-                if typical > 0 and profiles[i][nearest_index(p, profiles.shape[1])] >= BOW_FLOOR * typical:
+                p = locate_border(border[i], pos, BOW_TRACK)
+                if typical > 0 and border[i][nearest_index(p, border.shape[1])] >= BOW_FLOOR * typical:
                     found[i] = pos = p
             ways.append(found - reach)
         agree = np.abs(ways[0] - ways[1]) <= BOW_AGREE
@@ -1243,23 +1258,15 @@ HINGE_NEAR = (12.0, 6.0, 3.0, 2.0)
 these distances (rectified pixels), the first time to the median of each slice's strongest ridge."""
 
 
-def followed_lines(dark: np.ndarray, margin: int, side: int) -> list[tuple[float, float] | None]:
-    """For each border of the square (top, bottom, left, right) in ``dark`` (the darkness of the
-    square rectified with ``margin`` pixels of the photo around it, as for :func:`border_bows`), the
-    straight line its ridges follow within BOW_REACH of a cell, as the line's offsets into the
-    square (pixels) at the border's two ends (the left or top end first); None for a border not
-    followed so (faint, cut by the photo's edge, or not straight). Unlike a bow, the line is not
-    pinned at the corners."""
+def followed_lines(profiles: list[np.ndarray], side: int) -> list[tuple[float, float] | None]:
+    """For each border of the square (top, bottom, left, right), the straight line its ridges
+    (``profiles``, :func:`border_profiles`) follow, as the line's offsets into the square (pixels)
+    at the border's two ends (the left or top end first); None for a border not followed so (faint,
+    cut by the photo's edge, or not straight). Unlike a bow, the line is not pinned at the corners."""
     reach = int(BOW_REACH * CELL_PX)
-    count = side // BOW_SLICE
-    along = (np.arange(count) * BOW_SLICE + BOW_SLICE / 2) / max(1, side - 1)
+    along = (np.arange(side // BOW_SLICE) * BOW_SLICE + BOW_SLICE / 2) / max(1, side - 1)
     across = np.arange(-reach + 1, reach, dtype=np.float64)  # the offsets a ridge can be found at
-    lines = []
-    for view in (dark, dark[::-1], dark.T, dark.T[::-1]):
-        band = view[margin - reach:margin + reach + 1, margin:margin + count * BOW_SLICE]
-        profiles = ridges(band.reshape(len(band), count, BOW_SLICE).mean(axis=2).T)
-        lines.append(_straight_line(profiles, along, across))
-    return lines
+    return [_straight_line(border, along, across) for border in profiles]
 
 
 def _straight_line(profiles: np.ndarray, along: np.ndarray, across: np.ndarray) -> tuple[float, float] | None:
@@ -1484,13 +1491,13 @@ def _found(search: _Search, probes: list[Probe], flat: list[Probe]) -> GridFind:
 def _borders_on_lattice(image: np.ndarray, grid: GridFind) -> np.ndarray | None:
     """New corners for ``grid`` (found in ``image``) when a border of its rectified square lies more
     than BORDER_SLACK of a cell from where the inner lines' even lattice puts it and a line is there
-    (:func:`evenly_spaced_borders`, on the rectified grid's own line profiles), unless the border
-    is itself a line as dark as the darkest inner one (:func:`_dark_borders`); None when no border
-    moves. The probes check their borders the same way, but on a coarse copy whose darkness took a
-    thin outer line beside a coloured page for part of the page: hand-held k5151-0032, a web 7×7 on
-    a white card on a blue page, was outlined a third of a cell into the blue, and its top row's
-    labels were read from the wrong place. The corners are mapped back by the homography alone, a
-    curled page's bend (``grid.bend``) left aside."""
+    (:func:`evenly_spaced_borders`, on the rectified grid's own line profiles), unless the border is
+    itself a line DARK_BORDER times as dark as the darkest inner one (:func:`_dark_borders`); None
+    when no border moves. The probes check their borders the same way, but on a coarse copy whose
+    darkness took a thin outer line beside a coloured page for part of the page: hand-held
+    k5151-0032, a web 7×7 on a white card on a blue page, was outlined a third of a cell into the
+    blue, and its top row's labels were read from the wrong place. The corners are mapped back by
+    the homography alone, a curled page's bend (``grid.bend``) left aside."""
     n = grid.size
     side = n * CELL_PX
     ends = (0.0, side - 1.0)
@@ -1706,11 +1713,11 @@ def grid_from_corners(image: np.ndarray, corners: np.ndarray, n: int, confidence
     homography = square_homography(corners, side, 0.0)
     margin = int(BOW_MARGIN * CELL_PX)
     wide = warped(source, side, margin)
-    wide_dark = darkness(to_grey(wide), CELL_PX // 3)
-    if hinges and (moved := hinged_corners(followed_lines(wide_dark, margin, side), side, homography)) is not None:
+    profiles = border_profiles(darkness(to_grey(wide), CELL_PX // 3), margin, side)
+    if hinges and (moved := hinged_corners(followed_lines(profiles, side), side, homography)) is not None:
         return grid_from_corners(image, moved, n, confidence, notes)
     inside = bands_inside(image.shape, homography, side, BOW_INSIDE * CELL_PX)
-    bows = border_bows(wide_dark, margin, side, inside)
+    bows = border_bows(profiles, side, inside)
     if bows is None:  # warped on its own: the middle of ``wide`` differs from it in the last bits
         rectified, bow = warped(source, side), None
     else:
