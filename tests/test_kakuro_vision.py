@@ -921,3 +921,21 @@ def test_a_half_whose_tails_leave_its_figures_tone_in_doubt_takes_the_grids():
     assert figure_tone(patches, diagonal) is False
     assert figure_tone({(0, 4): patches[(0, 4)]}, {(0, 4): 0.2}) is None
 
+
+
+@pytest.mark.parametrize("index", [1, 5])
+def test_a_kakuro_cut_by_the_photos_edge_is_said_to_be(index):
+    """A Kakuro cut 0.6 of a cell inside its last column reads with one solution (the part in view),
+    not confident; the reading now says the grid reaches the photo's right edge, as a KenKen's
+    without a solution does (vision.read.edge_advice). The whole photo reads confidently, unnoted."""
+    from vision.read import EDGE_NOTE
+
+    spec = CLEAN[index]
+    image, truth = make_kakuro_item(spec)
+    corners = np.array(truth["corners"])
+    cell = np.linalg.norm(corners[1] - corners[0]) / spec.cols
+    cut = read_kakuro(image[:, : int(max(corners[1, 0], corners[2, 0]) - 0.6 * cell)])
+    assert not cut.confident
+    assert any(note.startswith(f"{EDGE_NOTE} right edge") for note in cut.notes)
+    whole = read_kakuro(image)
+    assert whole.confident and not any(note.startswith(EDGE_NOTE) for note in whole.notes)

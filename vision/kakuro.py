@@ -44,7 +44,7 @@ from .kakuro_light import flatten
 from .kakuro_reconcile import Purse, ReadingSolver
 from .model import GridFind
 from .orientation import CORNERS
-from .read import timed_stage, unsure_entries
+from .read import edge_advice, timed_stage, unsure_entries
 
 SURE = 0.9
 """Least probability of every number (and of every cell's tone, see SURE_CELL) in a confident reading."""
@@ -178,6 +178,8 @@ def read_kakuro(image: str | Path | bytes | np.ndarray, *, debug: bool = False,
         grid = find_kakuro_grid(pixels, kenken)
     reading = read_kakuro_in(grid, debug=debug, seconds=seconds)
     reading = trimmed(pixels, reading, debug=debug) or reading
+    if not reading.confident:  # a Kakuro cut by the photo's edge mostly still reads with one solution
+        reading = replace(reading, notes=reading.notes + edge_advice(grid.corners, grid.rows, grid.cols, pixels.shape))
     if grid.turns:
         reading = replace(reading, notes=(TURNED_NOTE.format(corner=CORNERS[grid.turns]),) + reading.notes)
     return reading
