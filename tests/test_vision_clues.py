@@ -646,3 +646,20 @@ def test_a_two_digit_label_of_a_puzzle_printed_without_operators_is_read_whole(p
     reading = read(truth.image)
     assert reading.clues[(4, 5)].best[:2] == ("?", 17)
     assert score(truth, reading, 0.0).board_ok
+
+
+def test_a_label_a_hard_shadows_edge_runs_into_is_cut_again_on_the_closing(photos_shaken_as_their_levels_say, tmp_path):
+    # Hand-held web 4×4 k3939-0005: a hard shadow's lower edge passes just above r2c4's "24×"; over
+    # the dilation's paper it comes out as ink joined to the top of the "2" (the label 21 px tall for
+    # the usual 15), read "5+", and the search changed three other clues to make the puzzle unique.
+    # Cut again from the closing's patch, which follows the shadow, the label reads "24" with an
+    # operator and the board is exact.
+    from ui.corpus import plan, write_item
+    from ui.evaluate import load_truths, score
+    from vision.read import read
+
+    write_item(plan(300, 3939)[5], tmp_path)
+    [truth] = load_truths(tmp_path)
+    reading = read(truth.image)
+    assert reading.clues[(1, 3)].best[1] == 24
+    assert score(truth, reading, 0.0).board_ok
