@@ -991,7 +991,12 @@ def _label_choices(grid: GridFind, cell: Cell, label: Label | None, place: tuple
 SHADED_TALL, SHADED_LOST = 1.25, 0.15
 """A label at the usual place at least SHADED_TALL of the usual height whose first glyph loses at
 least SHADED_LOST of its ink on the closing's patch has a shadow's edge run into it
-(:func:`_cut_under_shadow`)."""
+(:func:`_cut_under_shadow`). Seventy-fifth round: a scan of every labelled cell of 3,006 photos
+(seeds 8383, 9494, 6161, 5151, 4141 and 3939, the 200 pen photos, dark KenKen seed 4242, the Kakuro
+seeds 2727, 6868 and 6060, realdev, 12-megapixel seed 1313) found it on 102 photos (pen photos the
+most: a pen's shadow has such an edge); read both ways, boards 6 won and 1 lost (hand-held pen
+k6161-0022: its "144×", at the end of the pen, cut again read "5×", and the search gave up), 7 more right and
+confident, none confident and wrong."""
 
 
 def _cut_under_shadow(grid: GridFind, cell: Cell, label: Label, place: tuple[float, float, int, int]) -> Label | None:
