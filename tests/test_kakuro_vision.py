@@ -922,7 +922,6 @@ def test_a_half_whose_tails_leave_its_figures_tone_in_doubt_takes_the_grids():
     assert figure_tone({(0, 4): patches[(0, 4)]}, {(0, 4): 0.2}) is None
 
 
-
 @pytest.mark.parametrize("index", [1, 5])
 def test_a_kakuro_cut_by_the_photos_edge_is_said_to_be(index):
     """A Kakuro cut 0.6 of a cell inside its last column reads with one solution (the part in view),

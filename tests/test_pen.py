@@ -170,7 +170,8 @@ def test_a_label_the_pen_hides_is_doubted_so_the_search_changes_it_first(monkeyp
     search's tables as they were before the seventy-first round too. Until the seventy-fifth round
     this test also read the board without the doubt and with tables and wanted it wrong; that search
     finds "19+" in its second step with a few hundredths of a second of its budget to spare or not,
-    as the fit reads the label (a CI run read it right), so the costs are tested instead."""
+    as the reading before it comes out (one CI run read it right; on this machine never), so the
+    costs are tested instead."""
     import importlib
     import math
 

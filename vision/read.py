@@ -327,7 +327,7 @@ def edge_advice(corners: np.ndarray, rows: int, cols: int, shape: tuple[int, ...
     have their grid this near an edge (125 of its 300 grids lie so, nothing cut off), but only 2 of
     those have no solution: the note is kept to readings without one. A Kakuro cut so mostly still
     reads with one solution (of the part in view), not confident, so :func:`vision.kakuro.read_kakuro`
-    gives the note to every Kakuro reading that is not confident: seventy-fifth round, Kakuro seed
+    asks for the note for every Kakuro reading that is not confident: seventy-fifth round, Kakuro seed
     2727's first 40 photos cut so (80): 12 read whole and confident (the part of the last line in view
     is enough), 59 read as Kakuro not confident, all 59 with the note (none had it before), 9 read
     as KenKen (6 with it); over the uncut Kakuro photos of seeds 2727, 6868 and 6060 (the 140 read
