@@ -26,6 +26,11 @@ Algorithm (weighted MaxSAT with PySAT's RC2, then the engine):
    when the search is going through choices that each have several solutions, and a search that
    has not yet found its first choice (a 9×9 misread in many places) is not cut off before it does.
 
+An alternative ``FREE`` (``("?", 0, cost)``) leaves the cage's clue unknown: the cage then constrains
+nothing but the Latin square, and the puzzle proved unique is the others' (a reader whose label
+list never held the printed clue can still settle the solution when the other clues do, and the
+clue is named from it afterwards).
+
 Contract: the result's ``picks`` index into each cage's alternatives; ``status`` is ``'unique'``
 (found), ``'multiple'`` (every choice tried had several solutions) or ``'none'`` (no choice within
 the cap has any solution) — or ``'gave up'`` when rounds or time ran out first.
@@ -47,6 +52,8 @@ from .encoding import encode_cage, latin_groups
 from .engine import Engine, Undecided
 from .puzzle import Cage, Cell, Grid, Puzzle, PuzzleError
 
+FREE = ("?", 0)
+"""The ``(op, target)`` of an alternative that leaves its cage's clue unknown (see the module docstring)."""
 COST_SCALE = 100
 """RC2 weighs soft clauses in integers: a cost c weighs 1 + round(COST_SCALE · c)."""
 PROOF_CONFLICTS = 20_000
@@ -109,12 +116,13 @@ class Found:
 def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: list[list[tuple[str, int, float]]],
                     *, operators_shown: bool = True, calcudoku: bool | None = None, max_changes: int = 3,
                     rounds: int = 30, budget_s: float = 2.0, patience_s: float | None = None,
-                    effort: Effort | None = None) -> Found:
+                    effort: Effort | None = None, max_free: int | None = None) -> Found:
     """The cheapest choice of one ``(op, target, cost)`` per cage of ``layout`` (cells per cage)
     whose puzzle has exactly one solution. Alternatives the engine cannot encode (impossible clues)
     are never chosen. Raises PuzzleError when the layout itself is not a puzzle. ``patience_s``: see
     the module docstring (``budget_s`` when not given). ``budget_s`` and ``patience_s`` count from
-    what ``effort`` (a fresh :class:`Effort` when not given) had spent on entry; it is added to."""
+    what ``effort`` (a fresh :class:`Effort` when not given) had spent on entry; it is added to.
+    ``max_free``: at most this many cages left free (FREE alternatives chosen; no limit when None)."""
     effort = Effort() if effort is None else effort
     patience_s = budget_s if patience_s is None else min(patience_s, budget_s)
     budget_s, patience_s = budget_s + effort.seconds(), patience_s + effort.seconds()
@@ -124,26 +132,31 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
     for group in latin_groups(size):
         wcnf.append(list(group))
         top = _at_most_one(wcnf, list(group), top)
-    changed = []
+    changed, free = [], []
     for cells, alts in zip(layout, alternatives):
         cage_selectors = []
         for k, (op, target, cost) in enumerate(alts):
             if effort.seconds() >= budget_s:  # encoding counts too: a misread 16×16's took 8 s, then gave up
                 return Found("gave up", None, None, 0)
-            try:
-                layered = len(cells) >= LAYERED_FROM and op in "+*"
-                enc = encode_cage(Cage(cells, op, target), size, lmd, top, tuples=None if layered else "auto")
-            except PuzzleError:
-                cage_selectors.append(None)
-                continue
-            top = enc.top
-            _hard(wcnf, enc.clauses, top)
-            effort.clauses += len(enc.clauses)
-            cage_selectors.append(enc.activation)
+            if (op, target) == FREE:
+                top += 1
+                activation = top  # constrains nothing
+                free.append(activation)
+            else:
+                try:
+                    layered = len(cells) >= LAYERED_FROM and op in "+*"
+                    enc = encode_cage(Cage(cells, op, target), size, lmd, top, tuples=None if layered else "auto")
+                except PuzzleError:
+                    cage_selectors.append(None)
+                    continue
+                top, activation = enc.top, enc.activation
+                _hard(wcnf, enc.clauses, top)
+                effort.clauses += len(enc.clauses)
+            cage_selectors.append(activation)
             if k:
-                changed.append(enc.activation)
+                changed.append(activation)
             if cost > 0:
-                wcnf.append([-enc.activation], weight=1 + round(COST_SCALE * cost))
+                wcnf.append([-activation], weight=1 + round(COST_SCALE * cost))
         live = [s for s in cage_selectors if s is not None]
         if not live:
             return Found("none", None, None, 0)
@@ -152,6 +165,10 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
         selectors.append(cage_selectors)
     if changed and max_changes < len(changed):
         cap = CardEnc.atmost(changed, bound=max_changes, top_id=top, encoding=EncType.seqcounter)
+        _hard(wcnf, cap.clauses, cap.nv)
+        top = max(top, cap.nv)
+    if max_free is not None and max_free < len(free):
+        cap = CardEnc.atmost(free, bound=max_free, top_id=top, encoding=EncType.seqcounter)
         _hard(wcnf, cap.clauses, cap.nv)
     tried = 0
     status = "none"
@@ -174,7 +191,8 @@ def cheapest_unique(size: int, layout: list[tuple[Cell, ...]], alternatives: lis
         true = set(lit for lit in model if lit > 0)
         picks = tuple(next(k for k, s in enumerate(sels) if s is not None and s in true) for sels in selectors)
         tried += 1
-        cages = tuple(Cage(cells, alts[k][0], alts[k][1]) for cells, alts, k in zip(layout, alternatives, picks))
+        cages = tuple(Cage(cells, alts[k][0], alts[k][1]) for cells, alts, k in zip(layout, alternatives, picks)
+                      if alts[k][:2] != FREE)
         try:
             result = _proved(Puzzle(size, cages, operators_shown, None, calcudoku), effort)
         except Undecided:  # too hard to settle: no reading to give, and not a reason to stop looking

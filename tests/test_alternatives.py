@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from solver.alternatives import cheapest_unique
+from solver.alternatives import FREE, cheapest_unique
 from solver.generator import GeneratorOptions, generate
 
 
@@ -57,6 +57,32 @@ def test_patience_stops_new_rounds_but_not_the_first():
 def test_no_reading_with_a_solution():
     found = cheapest_unique(3, [((0, 0), (0, 1)), ((0, 2),)], [[("+", 3, 0.0)], [("=", 1, 0.0), ("=", 2, 1.0)]])
     assert found.status == "none" and found.picks is None
+
+
+def test_a_cage_left_free_constrains_nothing_and_is_chosen_only_when_needed():
+    # A 6×6 whose first cage's list lacks its printed clue: no listed reading has a solution, and
+    # leaving the cage's clue unknown does (the others settle the same solution). When the list
+    # holds the printed clue more cheaply than leaving the cage free, that is the choice.
+    made = generate(GeneratorOptions(size=6), 5)
+    puzzle = made.puzzle
+    i = next(i for i, c in enumerate(puzzle.cages) if len(c.cells) > 1)
+    layout = [cage.cells for cage in puzzle.cages]
+    truth = [[(c.op, c.target, 0.0)] for c in puzzle.cages]
+    wrong = (puzzle.cages[i].op, puzzle.cages[i].target + 100, 0.0)
+    lacking = truth[:i] + [[wrong]] + truth[i + 1:]
+    assert cheapest_unique(6, layout, lacking, budget_s=30).status == "none"
+    freed = cheapest_unique(6, layout, truth[:i] + [[wrong, (*FREE, 5.0)]] + truth[i + 1:], budget_s=30)
+    assert freed.status == "unique" and freed.picks[i] == 1 and freed.solution == made.solution
+    right = (puzzle.cages[i].op, puzzle.cages[i].target, 2.0)
+    listed = cheapest_unique(6, layout, truth[:i] + [[wrong, right, (*FREE, 5.0)]] + truth[i + 1:], budget_s=30)
+    assert listed.status == "unique" and listed.picks[i] == 1
+    # Two cages lacking their clues: both left free, unless at most one may be.
+    j = next(j for j, c in enumerate(puzzle.cages) if j > i and len(c.cells) > 1)
+    two = [list(a) for a in truth]
+    for k in (i, j):
+        two[k] = [(puzzle.cages[k].op, puzzle.cages[k].target + 100, 0.0), (*FREE, 5.0)]
+    assert cheapest_unique(6, layout, two, budget_s=30).status == "unique"
+    assert cheapest_unique(6, layout, two, budget_s=30, max_free=1).status == "none"
 
 
 def test_the_search_budget_is_work_not_time():
