@@ -1,7 +1,7 @@
 """The solver in the loop: plausibility, the cheapest change to one solution, honest confidence."""
 import pytest
 from conftest import seed_puzzles
-from vision.reconcile import FITTED_REASON, RULES_ASSUMED, reconcile
+from vision.reconcile import FITTED_REASON, FREED_REASON, RULES_ASSUMED, reconcile
 
 PUZZLE, SOLUTION = seed_puzzles()["seed000-4x4"]
 CELLS = [cage.cells for cage in PUZZLE.cages]
@@ -109,12 +109,43 @@ def test_the_wider_list_is_searched_when_the_readers_alternatives_fail():
     # (every clue the cage can carry, scored against the label) holds 12× far down; searched after
     # the first list fails, it repairs the clue, and the change is reported.
     narrow = readings({0: [("+", 12, 0.9)]})
-    wider = lambda: readings({0: [("+", 12, 0.9), ("+", 11, 1e-4), ("*", 12, 1e-9)]})  # noqa: E731
+    wider = lambda: readings({0: [("+", 12, 0.9), ("+", 11, 1e-4), ("*", 12, 1e-5)]})  # noqa: E731
 
     result = reconcile(4, CELLS, narrow, wider=wider)
     assert result.status == "unique" and result.solution == SOLUTION
     assert not result.confident
     assert [(c.cell, c.read, c.used) for c in result.changes] == [((0, 0), ("+", 12), ("*", 12))]
+
+
+def test_a_clue_no_list_holds_is_named_from_the_solution_the_other_clues_settle():
+    # Hard k8383-0260, a 6×6: a 5-cell "1440×" read "1÷", none of the cage's wider alternatives the
+    # printed clue, every other clue read right. The search leaves the cage's clue unknown, the
+    # others settle the solution, and the clue becomes the one of those its digits (1, 3, 4) make
+    # (12× or 8+) that the label looks most like; the change is reported, not confident.
+    narrow = readings({0: [("+", 12, 0.9)]})  # no solution with it
+    wider = lambda: readings({0: [("+", 12, 0.9), ("+", 10, 1e-3)]})  # noqa: E731  nor with 10+
+    looks = {"12*": -1.0, "8+": -6.0}
+    score = lambda i, texts: [looks.get(t, -20.0) for t in texts] if i == 0 else None  # noqa: E731
+    result = reconcile(4, CELLS, narrow, wider=wider, score=score)
+    assert result.status == "unique" and result.solution == SOLUTION and not result.confident
+    cage = result.puzzle.cages[0]
+    assert cage.cells == CELLS[0] and (cage.op, cage.target) == ("*", 12)
+    assert [(c.cell, c.read, c.used, c.reason) for c in result.changes] == [((0, 0), ("+", 12), ("*", 12), FREED_REASON)]
+    # Without the label's scores the clue is still one the solution's digits make.
+    unscored = reconcile(4, CELLS, narrow, wider=wider).puzzle.cages[0]
+    assert (unscored.op, unscored.target) in {("*", 12), ("+", 8)}
+
+
+def test_a_cage_nothing_plausible_was_read_for_is_named_from_the_solution_too():
+    # "120+" cannot be three cells of a 4×4 and nothing else was read: the cage's clue is unknown
+    # from the start. The others settle the solution, so it is named from it and reported as a
+    # change from nothing read (before, it was left out of the puzzle, unread).
+    looks = {"12*": -1.0, "8+": -6.0}
+    score = lambda i, texts: [looks.get(t, -20.0) for t in texts] if i == 0 else None  # noqa: E731
+    result = reconcile(4, CELLS, readings({0: []}), score=score)
+    assert result.status == "unique" and result.solution == SOLUTION and not result.confident
+    assert (result.puzzle.cages[0].op, result.puzzle.cages[0].target) == ("*", 12)
+    assert [c.describe() for c in result.changes] == [f"r1c1: read nothing, used 12× ({FREED_REASON})"]
 
 
 def test_the_wider_list_is_not_used_when_the_first_search_settles_it():

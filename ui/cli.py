@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterator
 
 from solver import Puzzle, PuzzleError, solve
+from solver.alternatives import FREE
 from solver.check import check
 from solver.formats import entries_in, puzzles_in
 from solver.kakuro import KakuroPuzzle
@@ -500,7 +501,8 @@ def reading_json(label: str, reading) -> dict:
         "entries": {cell_name(c): p for c, p in reading.entry_confidence.items()},
         "grid": round(reading.grid.confidence, 3),
     }
-    obj["changes"] = [{"cell": list(c.cell), "read": f"{c.read[1]}{c.read[0]}", "used": f"{c.used[1]}{c.used[0]}",
+    obj["changes"] = [{"cell": list(c.cell), "read": "" if c.read == FREE else f"{c.read[1]}{c.read[0]}",
+                       "used": f"{c.used[1]}{c.used[0]}",
                        "reason": c.reason} for c in reading.changes]
     obj["unread_cages"] = [[list(c) for c in cells] for cells in getattr(reading, "unread_cages", ())]
     obj["unsure_entries"] = [list(c) for c in reading.doubtful_entries()]
