@@ -137,15 +137,16 @@ def test_a_clue_no_list_holds_is_named_from_the_solution_the_other_clues_settle(
 
 
 def test_a_cage_nothing_plausible_was_read_for_is_named_from_the_solution_too():
-    # "120+" cannot be three cells of a 4×4 and nothing else was read: the cage's clue is unknown
-    # from the start. The others settle the solution, so it is named from it and reported as a
-    # change from nothing read (before, it was left out of the puzzle, unread).
+    # Nothing was read for the first cage, or only "120+", which three cells of a 4×4 cannot make:
+    # its clue is unknown from the start. The others settle the solution, so it is named from it
+    # and reported as a change (before, it was left out of the puzzle, unread).
     looks = {"12*": -1.0, "8+": -6.0}
     score = lambda i, texts: [looks.get(t, -20.0) for t in texts] if i == 0 else None  # noqa: E731
-    result = reconcile(4, CELLS, readings({0: []}), score=score)
-    assert result.status == "unique" and result.solution == SOLUTION and not result.confident
-    assert (result.puzzle.cages[0].op, result.puzzle.cages[0].target) == ("*", 12)
-    assert [c.describe() for c in result.changes] == [f"r1c1: read nothing, used 12× ({FREED_REASON})"]
+    for read, said in (([], "nothing"), ([("+", 120, 0.9)], "120+")):
+        result = reconcile(4, CELLS, readings({0: read}), score=score)
+        assert result.status == "unique" and result.solution == SOLUTION and not result.confident
+        assert (result.puzzle.cages[0].op, result.puzzle.cages[0].target) == ("*", 12)
+        assert [c.describe() for c in result.changes] == [f"r1c1: read {said}, used 12× ({FREED_REASON})"]
 
 
 def test_the_wider_list_is_not_used_when_the_first_search_settles_it():
