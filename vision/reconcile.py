@@ -229,7 +229,6 @@ def reconcile(size: int, cages: list[tuple[Cell, ...]], alternatives: list[list[
         fitted = (_fitted_to_label(build, cages, options, choice, read, first_reading, solution, lmd, score)
                   if score is not None and operators_shown else set())
         named -= fitted
-        fitted -= freed
         built = build()
         assumed = calcudoku is None and lmd and not operators_shown
         if assumed:
